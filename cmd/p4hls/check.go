@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend"
+)
+
+// runCheck implements `p4hls check`: every file is parsed and checked on its
+// own; diagnostics go to stderr in GCC's form.
+func runCheck(ctx context.Context, args []string, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var includes, defines listFlag
+	fs.Var(&includes, "I", "add `DIR` to the folders searched for #include (repeatable)")
+	fs.Var(&defines, "D", "predefine macro `NAME[=VALUE]` (repeatable)")
+	syntaxOnly := fs.Bool("syntax-only", false, "stop after parsing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "p4hls check: no input files")
+		fs.Usage()
+		return exitUsage
+	}
+	opts := frontend.Options{IncludeDirs: includes, Defines: parseDefines(defines)}
+	excerpt := isTerminal(stderr)
+	status := exitOK
+	for _, file := range files {
+		code := checkFile(ctx, file, opts, *syntaxOnly, excerpt, stderr)
+		if code > status {
+			status = code
+		}
+	}
+	return status
+}
+
+func checkFile(ctx context.Context, file string, opts frontend.Options, syntaxOnly, excerpt bool, stderr io.Writer) int {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: error: %v\n", file, unwrapPathError(err))
+		return exitUserErr
+	}
+	var d diag.List
+	var source *frontend.Source
+	if syntaxOnly {
+		_, source, err = frontend.Parse(ctx, file, src, opts, &d)
+	} else {
+		_, source, err = frontend.Check(ctx, file, src, opts, &d)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "p4hls: %s: %v\n", file, err)
+		return exitUserErr
+	}
+	diag.Print(stderr, &d, source.FileText, excerpt)
+	if d.HasErrors() {
+		return exitUserErr
+	}
+	return exitOK
+}
+
+func parseDefines(defs []string) map[string]string {
+	out := map[string]string{}
+	for _, d := range defs {
+		name, value, ok := strings.Cut(d, "=")
+		if !ok {
+			value = "1"
+		}
+		out[name] = value
+	}
+	return out
+}
+
+// unwrapPathError drops the path from an *os.PathError, which the caller
+// already prints.
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

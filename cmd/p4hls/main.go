@@ -1,0 +1,129 @@
+// Command p4hls is the p4hls compiler's command line.
+//
+//	p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...
+//
+// Exit status: 0 success, 1 the program is wrong, 2 usage errors, 3 an
+// internal error of p4hls.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+// Exit statuses, shared by every subcommand.
+const (
+	exitOK       = 0
+	exitUserErr  = 1 // the program has errors
+	exitUsage    = 2 // bad command line
+	exitInternal = 3 // a bug in p4hls
+)
+
+// command is one subcommand: its name, a one-line summary, and its entry
+// point, which gets the arguments after the name.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"check", "parse and check P4-16 programs, print diagnostics", runCheck},
+		{"version", "print the version of p4hls", runVersion},
+	}
+}
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "p4hls: internal error: %v\nplease report this with the input that caused it\n", r)
+			code = exitInternal
+		}
+	}()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "p4hls: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: p4hls COMMAND [options] [arguments]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nrun 'p4hls COMMAND -h' for a command's options")
+}
+
+func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
+	fmt.Fprintf(stdout, "p4hls %s\n", version)
+	return exitOK
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments, as GCC's do, and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// listFlag collects a repeatable flag (-I a -I b).
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// isTerminal reports whether w is a character device (a terminal), where
+// diagnostics get source excerpts and progress lines update in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// errUsage marks command-line errors (exit status 2).
+var errUsage = errors.New("usage")

@@ -1,0 +1,145 @@
+package diag
+
+// Code names the kind of a diagnostic. Codes are stable: new ones are only
+// ever appended, never renumbered, so tools and tests may rely on them.
+// Each comment shows a small P4 program that draws the diagnostic.
+//
+//go:generate go tool stringer -type=Code
+type Code int
+
+const (
+	// Unknown is the zero Code; no diagnostic should carry it.
+	Unknown Code = iota
+
+	// TooManyErrors ends a list that reached MaxErrors.
+	TooManyErrors
+
+	// InputTooLarge: a source file larger than the frontend accepts.
+	InputTooLarge
+
+	// BadCharacter: a byte that starts no token.
+	//	bit<8> x = 1 $ 2;
+	BadCharacter
+
+	// UnterminatedComment: a block comment with no closing */.
+	//	/* never closed
+	UnterminatedComment
+
+	// UnterminatedString: a string literal with no closing quote on its line.
+	//	@name("x) table t { }
+	UnterminatedString
+
+	// BadInteger: an integer literal with a bad digit, width or base.
+	//	bit<8> x = 8w0xZZ;
+	BadInteger
+
+	// SyntaxError: the token stream does not fit the grammar.
+	//	control C() { apply { x = ; } }
+	SyntaxError
+
+	// NestingTooDeep: expressions or statements nested beyond the frontend's limit.
+	NestingTooDeep
+
+	// IncludeNotFound: an #include whose file is in no include directory.
+	//	#include "nosuch.p4"
+	IncludeNotFound
+
+	// IncludeCycle: a file that includes itself, directly or not.
+	IncludeCycle
+
+	// BadDirective: a preprocessor directive that is malformed or unknown.
+	//	#iff X
+	BadDirective
+
+	// UnbalancedConditional: #else, #elif or #endif without #if, or an #if
+	// without #endif.
+	UnbalancedConditional
+
+	// MacroError: a macro used with the wrong number of arguments, or one
+	// whose expansion does not end.
+	MacroError
+
+	// ErrorDirective: an #error directive was reached.
+	ErrorDirective
+
+	// UndeclaredName: a name with no declaration in scope.
+	//	control C() { apply { x = 1; } }
+	UndeclaredName
+
+	// Redeclared: a name declared twice in one scope.
+	//	const bit<8> a = 1; const bit<8> a = 2;
+	Redeclared
+
+	// NotAType: a name used as a type that denotes something else.
+	//	const bit<8> a = 1; a x;
+	NotAType
+
+	// NotAValue: a name used as a value that denotes a type or declaration.
+	NotAValue
+
+	// TypeMismatch: an operand or assignment whose type does not fit.
+	//	bool b = 8w1;
+	TypeMismatch
+
+	// WidthMismatch: operands of one operator with different bit widths.
+	//	bit<8> a; bit<16> b; a = a + b;
+	WidthMismatch
+
+	// WrongArgumentCount: a call with too many or too few arguments.
+	//	action a(bit<8> x) {} ... a();
+	WrongArgumentCount
+
+	// WrongDirection: an argument that cannot be passed to a parameter's
+	// direction (a constant to an out parameter, say).
+	WrongDirection
+
+	// AssignToReadOnly: a write to an in parameter, a constant or an rvalue.
+	//	action a(in bit<8> x) { x = 1; }
+	AssignToReadOnly
+
+	// MisplacedAtomic: @atomic on something that is not a block statement
+	// inside an action or control.
+	MisplacedAtomic
+
+	// NotConstant: an expression that must be a compile-time constant and is not.
+	//	bit<(x)> y;
+	NotConstant
+
+	// BadCast: a cast that P4-16 does not allow.
+	//	bool b = (bool)8w2;
+	BadCast
+
+	// UnknownMember: a field, method or enum member that does not exist.
+	//	hdr.eth.nosuch = 1;
+	UnknownMember
+
+	// NotCallable: a call of something that is not an action, function or method.
+	NotCallable
+
+	// BadWidth: a bit width out of range, or an integer that does not fit it.
+	//	bit<0> x;
+	BadWidth
+
+	// Unsupported: a construct p4hls parses but does not implement.
+	Unsupported
+
+	// BadTable: a table property missing, duplicated or malformed.
+	//	table t { key = { h.a : nosuchkind; } }
+	BadTable
+
+	// BadParser: a parser with a missing or unreachable state, or a bad select.
+	//	state start { transition nowhere; }
+	BadParser
+
+	// MissingReturn: a function that can end without returning a value.
+	MissingReturn
+
+	// BadStatement: a statement where it cannot be (return outside a
+	// function, break outside a loop, an expression that is not a call).
+	//	apply { 1 + 2; }
+	BadStatement
+
+	// BadArchitecture: a program that misuses its architecture's package
+	// (no main instance, wrong block kinds).
+	BadArchitecture
+)

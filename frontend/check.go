@@ -1,0 +1,417 @@
+package frontend
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/p4hls/p4hls/diag"
+)
+
+// Checked is a program that parsed and passed name and type checking, with
+// everything lowering needs: the type and constant value of each expression
+// and the declaration each name refers to.
+type Checked struct {
+	File   *File
+	Source *Source
+	// Types holds the type of every checked expression; Values the value of
+	// every compile-time constant expression.
+	Types  map[Expr]Type
+	Values map[Expr]any
+	// Uses maps each name to what it denotes.
+	Uses map[*NameExpr]*Symbol
+	// TypeOf maps each type expression to the type it denotes.
+	TypeOf map[TypeExpr]Type
+	// Errors and MatchKinds are the merged error and match_kind members, in
+	// declaration order.
+	Errors     []string
+	MatchKinds []string
+	// Main is the top-level package instance called main, if any.
+	Main *Instance
+	// Globals is the top-level scope.
+	Globals *Scope
+}
+
+// Check parses and checks a program. It returns the checked program, or nil
+// when there were errors (which are in d). The error is for cancellation.
+func Check(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Checked, *Source, error) {
+	f, source, err := Parse(ctx, file, src, opts, d)
+	if err != nil || f == nil || d.HasErrors() {
+		return nil, source, err
+	}
+	c := newChecker(d)
+	c.out.File, c.out.Source = f, source
+	for i, decl := range f.Decls {
+		if i%256 == 0 && ctx.Err() != nil {
+			return nil, source, fmt.Errorf("check %s: %w", file, ctx.Err())
+		}
+		c.topDecl(decl)
+		if d.Limited() {
+			break
+		}
+	}
+	if d.HasErrors() {
+		return nil, source, nil
+	}
+	return c.out, source, nil
+}
+
+// SymbolKind says what a name denotes.
+type SymbolKind int
+
+const (
+	SymType SymbolKind = iota
+	SymConst
+	SymVar
+	SymParam
+	SymAction
+	SymTable
+	SymInstance
+	SymFunc
+	SymState
+	SymValueSet
+	SymMatchKind
+)
+
+// Symbol is a declared name.
+type Symbol struct {
+	Name  string
+	Kind  SymbolKind
+	Decl  Node // the declaring node (for SymParam, the *Param)
+	Type  Type
+	Value any // constants
+	Dir   Direction
+	// ReadOnly is set for in parameters, directionless action parameters
+	// and constants.
+	ReadOnly bool
+}
+
+// Scope is a block of declarations; lookups go outward.
+type Scope struct {
+	parent *Scope
+	syms   map[string]*Symbol
+}
+
+func newScope(parent *Scope) *Scope { return &Scope{parent: parent, syms: map[string]*Symbol{}} }
+
+// Lookup finds name in s or an enclosing scope.
+func (s *Scope) Lookup(name string) *Symbol {
+	for ; s != nil; s = s.parent {
+		if sym, ok := s.syms[name]; ok {
+			return sym
+		}
+	}
+	return nil
+}
+
+func (s *Scope) root() *Scope {
+	for s.parent != nil {
+		s = s.parent
+	}
+	return s
+}
+
+type checker struct {
+	diags *diag.List
+	out   *Checked
+	scope *Scope
+
+	// What the statements being checked are inside of.
+	action   *ActionDecl
+	function *FuncProto
+	parser   *ParserDecl
+	control  *ControlDecl
+	loops    int
+}
+
+func newChecker(d *diag.List) *checker {
+	c := &checker{diags: d, out: &Checked{
+		Types:  map[Expr]Type{},
+		Values: map[Expr]any{},
+		Uses:   map[*NameExpr]*Symbol{},
+		TypeOf: map[TypeExpr]Type{},
+	}}
+	c.scope = newScope(nil)
+	c.out.Globals = c.scope
+	c.declare(&Symbol{Name: "accept", Kind: SymState, Type: tState, Decl: &Ident{Name: "accept"}})
+	c.declare(&Symbol{Name: "reject", Kind: SymState, Type: tState, Decl: &Ident{Name: "reject"}})
+	return c
+}
+
+func (c *checker) errorf(n diag.Spanned, code diag.Code, format string, args ...any) *diag.Diagnostic {
+	return c.diags.Errorf(n, code, format, args...)
+}
+
+// declare adds sym to the current scope, reporting a redeclaration. Extern
+// functions and methods may be overloaded: their prototypes merge.
+func (c *checker) declare(sym *Symbol) {
+	if prev, ok := c.scope.syms[sym.Name]; ok {
+		if prev.Kind == SymFunc && sym.Kind == SymFunc {
+			pf, nf := prev.Type.(*FuncType), sym.Type.(*FuncType)
+			pf.Protos = append(pf.Protos, nf.Protos...)
+			return
+		}
+		d := c.errorf(sym.Decl, diag.Redeclared, "%s is already declared in this scope", sym.Name)
+		if prev.Decl != nil && prev.Decl.Span().Start.IsValid() {
+			d.Note(prev.Decl, "previous declaration of %s", sym.Name)
+		}
+		return
+	}
+	c.scope.syms[sym.Name] = sym
+}
+
+func (c *checker) push() { c.scope = newScope(c.scope) }
+func (c *checker) pop()  { c.scope = c.scope.parent }
+
+// ------------------------------------------------------------------ top-level declarations
+
+func (c *checker) topDecl(d Decl) {
+	switch d := d.(type) {
+	case *ConstDecl:
+		c.constDecl(d)
+	case *ExternDecl:
+		c.externDecl(d)
+	case *StructDecl:
+		c.structDecl(d)
+	case *EnumDecl:
+		c.enumDecl(d)
+	case *ErrorDecl:
+		for _, m := range d.Members {
+			c.addUnique(&c.out.Errors, m, "error")
+		}
+	case *MatchKindDecl:
+		for _, m := range d.Members {
+			if c.addUnique(&c.out.MatchKinds, m, "match_kind") {
+				c.declare(&Symbol{Name: m.Name, Kind: SymMatchKind, Decl: m, Type: tMatchKind, Value: m.Name, ReadOnly: true})
+			}
+		}
+	case *TypedefDecl:
+		c.typedefDecl(d)
+	case *ParserDecl:
+		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjParser, Name: d.Name.Name, Decl: d}})
+		if d.HasBody {
+			c.parserBody(d)
+		} else {
+			c.checkParamTypes(d.TypeParams, d.Params)
+		}
+	case *ControlDecl:
+		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjControl, Name: d.Name.Name, Decl: d}})
+		if d.Apply != nil {
+			c.controlBody(d)
+		} else {
+			c.checkParamTypes(d.TypeParams, d.Params)
+		}
+	case *PackageDecl:
+		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjPackage, Name: d.Name.Name, Decl: d}})
+		c.checkParamTypes(d.TypeParams, d.Params)
+	case *FuncDecl:
+		c.funcDecl(d)
+	case *ActionDecl:
+		c.actionDecl(d)
+	case *Instance:
+		c.instance(d)
+		if d.Name.Name == "main" {
+			c.out.Main = d
+		}
+	default:
+		c.errorf(d, diag.Unsupported, "this declaration is not allowed at the top level")
+	}
+}
+
+// addUnique appends m to list unless present; it reports a duplicate.
+func (c *checker) addUnique(list *[]string, m *Ident, what string) bool {
+	for _, x := range *list {
+		if x == m.Name {
+			c.errorf(m, diag.Redeclared, "%s member %s is already declared", what, m.Name)
+			return false
+		}
+	}
+	*list = append(*list, m.Name)
+	return true
+}
+
+func (c *checker) constDecl(d *ConstDecl) {
+	t := c.resolveType(d.Type)
+	c.checkAnnotations(d.Annos, "constant")
+	c.expr(d.Value, t)
+	c.convert(d.Value, t, "constant "+d.Name.Name)
+	v, ok := c.out.Values[d.Value]
+	if !ok && !isInvalid(c.out.Types[d.Value]) {
+		c.errorf(d.Value, diag.NotConstant, "value of constant %s is not a compile-time constant", d.Name.Name)
+	}
+	c.declare(&Symbol{Name: d.Name.Name, Kind: SymConst, Decl: d, Type: t, Value: v, ReadOnly: true})
+}
+
+func (c *checker) externDecl(d *ExternDecl) {
+	c.checkAnnotations(d.Annos, "extern")
+	if d.Func != nil {
+		c.checkProto(d.Func, nil)
+		c.declare(&Symbol{Name: d.Func.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Func.Name.Name, Protos: []*FuncProto{d.Func}}})
+		return
+	}
+	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjExtern, Name: d.Name.Name, Decl: d}})
+	for _, m := range d.Methods {
+		if m.Constructor && m.Name.Name != d.Name.Name {
+			c.errorf(m.Name, diag.TypeMismatch, "constructor %s of extern %s must have the extern's name", m.Name.Name, d.Name.Name)
+		}
+		c.checkProto(m, d.TypeParams)
+	}
+}
+
+// checkProto resolves a prototype's types once, to report bad ones at their
+// declaration.
+func (c *checker) checkProto(p *FuncProto, outer []*Ident) {
+	c.push()
+	defer c.pop()
+	c.declareTypeParams(outer)
+	c.declareTypeParams(p.TypeParams)
+	if p.Return != nil {
+		c.resolveType(p.Return)
+	}
+	for _, param := range p.Params {
+		c.resolveType(param.Type)
+	}
+}
+
+func (c *checker) checkParamTypes(typeParams []*Ident, params []*Param) {
+	c.push()
+	defer c.pop()
+	c.declareTypeParams(typeParams)
+	for _, p := range params {
+		c.resolveType(p.Type)
+	}
+}
+
+func (c *checker) declareTypeParams(ps []*Ident) {
+	for _, p := range ps {
+		c.declare(&Symbol{Name: p.Name, Kind: SymType, Decl: p, Type: &TypeVar{Name: p.Name, Decl: p}})
+	}
+}
+
+func (c *checker) structDecl(d *StructDecl) {
+	if len(d.TypeParams) > 0 {
+		c.errorf(d.Name, diag.Unsupported, "generic %s types are not supported by p4hls", kindName(d.Kind))
+	}
+	c.checkAnnotations(d.Annos, kindName(d.Kind))
+	st := &StructType{Kind: d.Kind, Name: d.Name.Name, Annos: d.Annos}
+	// Declared before its fields, so a field of its own type is reported as
+	// recursive rather than undeclared.
+	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: st})
+	seen := map[string]bool{}
+	for _, f := range d.Fields {
+		ft := c.resolveType(f.Type)
+		if seen[f.Name.Name] {
+			c.errorf(f.Name, diag.Redeclared, "field %s is declared twice in %s", f.Name.Name, d.Name.Name)
+			continue
+		}
+		seen[f.Name.Name] = true
+		if ft == Type(st) {
+			c.errorf(f.Type, diag.TypeMismatch, "%s cannot contain a field of its own type", d.Name.Name)
+			ft = tInvalid
+		}
+		c.checkFieldType(d, f, ft)
+		st.Fields = append(st.Fields, &FieldInfo{Name: f.Name.Name, Type: ft})
+	}
+	if d.Kind == KindHeader {
+		varbits := 0
+		for _, f := range st.Fields {
+			if _, ok := f.Type.(*VarbitType); ok {
+				varbits++
+			}
+		}
+		if varbits > 1 {
+			c.errorf(d.Name, diag.TypeMismatch, "header %s has %d varbit fields; at most one is allowed", d.Name.Name, varbits)
+		}
+	}
+}
+
+// checkFieldType applies P4-16 §7.2.2: header fields are bit<W>, int<W>,
+// varbit, bool, serializable enums, or new types of those; header union
+// fields are headers.
+func (c *checker) checkFieldType(d *StructDecl, f *Field, t Type) {
+	if isInvalid(t) {
+		return
+	}
+	switch d.Kind {
+	case KindHeader:
+		if !isSerializable(t) {
+			c.errorf(f.Type, diag.TypeMismatch, "header field %s.%s has type %s; header fields must be bit<W>, int<W>, varbit<W>, bool or a serializable enum",
+				d.Name.Name, f.Name.Name, t)
+		}
+	case KindHeaderUnion:
+		if s, ok := t.(*StructType); !ok || s.Kind != KindHeader {
+			c.errorf(f.Type, diag.TypeMismatch, "header_union field %s.%s must be a header, not %s", d.Name.Name, f.Name.Name, t)
+		}
+	case KindStruct:
+		switch t.(type) {
+		case *TypeVar, *ObjectType, VoidType, StringType, IntType, MatchKindType:
+			c.errorf(f.Type, diag.TypeMismatch, "struct field %s.%s cannot have type %s", d.Name.Name, f.Name.Name, t)
+		}
+	}
+}
+
+func isSerializable(t Type) bool {
+	switch t := t.(type) {
+	case *BitsType, *VarbitType, BoolType:
+		return true
+	case *EnumType:
+		return t.Underlying != nil
+	case *NewType:
+		return isSerializable(t.Base)
+	}
+	return false
+}
+
+func kindName(k StructKind) string {
+	return [...]string{"struct", "header", "header_union"}[k]
+}
+
+func (c *checker) enumDecl(d *EnumDecl) {
+	et := &EnumType{Name: d.Name.Name, Values: map[string]*big.Int{}}
+	if d.Underlying != nil {
+		ut := c.resolveType(d.Underlying)
+		b, ok := ut.(*BitsType)
+		if !ok {
+			if !isInvalid(ut) {
+				c.errorf(d.Underlying, diag.TypeMismatch, "the underlying type of enum %s must be bit<W> or int<W>, not %s", d.Name.Name, ut)
+			}
+			b = &BitsType{Width: 32}
+		}
+		et.Underlying = b
+	}
+	seen := map[string]bool{}
+	for _, m := range d.Members {
+		if seen[m.Name.Name] {
+			c.errorf(m.Name, diag.Redeclared, "enum member %s.%s is declared twice", d.Name.Name, m.Name.Name)
+			continue
+		}
+		seen[m.Name.Name] = true
+		et.Members = append(et.Members, m.Name.Name)
+		if m.Value != nil && et.Underlying != nil {
+			c.expr(m.Value, et.Underlying)
+			c.convert(m.Value, et.Underlying, "enum member "+m.Name.Name)
+			if v, ok := c.out.Values[m.Value].(*big.Int); ok {
+				et.Values[m.Name.Name] = v
+			} else if !isInvalid(c.out.Types[m.Value]) {
+				c.errorf(m.Value, diag.NotConstant, "value of enum member %s.%s is not a compile-time constant", d.Name.Name, m.Name.Name)
+			}
+		}
+	}
+	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: et})
+}
+
+func (c *checker) typedefDecl(d *TypedefDecl) {
+	t := c.resolveType(d.Type)
+	if d.NewType {
+		t = &NewType{Name: d.Name.Name, Base: t}
+	}
+	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: t})
+}
+
+// checkAnnotations reports @atomic where it cannot apply: only a block
+// statement inside an action, function or control may be atomic.
+func (c *checker) checkAnnotations(as Annotations, what string) {
+	if a := as.Find("atomic"); a != nil {
+		c.errorf(a, diag.MisplacedAtomic, "@atomic applies to a block statement, not to a %s; write it before the { of a block inside an action", what)
+	}
+}

@@ -1,0 +1,520 @@
+package frontend
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/p4hls/p4hls/diag"
+)
+
+// call checks a call expression and returns the type of its result.
+func (c *checker) call(e *CallExpr) Type {
+	// A constructor call: MyParser(), Register<bit<32>, bit<10>>(1024).
+	if sym := c.typeNameOf(e.Fn); sym != nil {
+		return c.construct(e, sym, e.TypeArgs, e.Args)
+	}
+	ft := c.expr(e.Fn, nil)
+	for _, a := range e.TypeArgs {
+		c.resolveType(a)
+	}
+	switch t := ft.(type) {
+	case InvalidType:
+		c.checkArgsLoosely(e.Args)
+		return tInvalid
+	case *FuncType:
+		if t.Builtin != "" {
+			return c.builtinCall(e, t)
+		}
+		return c.funcCall(e, t)
+	case *ActionType:
+		c.actionCall(e, t.Decl)
+		return tVoid
+	}
+	c.errorf(e.Fn, diag.NotCallable, "%s is not a function, method or action (its type is %s)", describe(e.Fn), ft)
+	c.checkArgsLoosely(e.Args)
+	return tInvalid
+}
+
+func (c *checker) checkArgsLoosely(args []*Arg) {
+	for _, a := range args {
+		if a.Value != nil {
+			c.expr(a.Value, nil)
+		}
+	}
+}
+
+func describe(e Expr) string {
+	switch e := e.(type) {
+	case *NameExpr:
+		return e.Name
+	case *MemberExpr:
+		return describe(e.X) + "." + e.Name.Name
+	}
+	return "the expression"
+}
+
+// builtinCall checks a built-in method: isValid, setValid, setInvalid,
+// push_front, pop_front, apply.
+func (c *checker) builtinCall(e *CallExpr, t *FuncType) Type {
+	switch t.Builtin {
+	case "isValid", "setValid", "setInvalid", "minSizeInBits", "minSizeInBytes":
+		if len(e.Args) != 0 {
+			c.errorf(e, diag.WrongArgumentCount, "%s takes no arguments", t.Builtin)
+		}
+		switch t.Builtin {
+		case "isValid":
+			return tBool
+		case "minSizeInBits", "minSizeInBytes":
+			w := widthOf(c.out.Types[t.Self])
+			if t.Builtin == "minSizeInBytes" {
+				w = (w + 7) / 8
+			}
+			c.setValue(e, big.NewInt(int64(w)))
+			return tInt
+		}
+		if c.parser == nil && c.control == nil && c.action == nil && c.function == nil {
+			return tVoid
+		}
+		c.checkLvalue(t.Self, "change the validity of")
+		return tVoid
+	case "push_front", "pop_front":
+		if len(e.Args) != 1 || e.Args[0].Value == nil {
+			c.errorf(e, diag.WrongArgumentCount, "%s takes one argument, the number of elements", t.Builtin)
+			return tVoid
+		}
+		n, ok := c.constInt(e.Args[0].Value, t.Builtin+" count")
+		if ok && n < 0 {
+			c.errorf(e.Args[0].Value, diag.TypeMismatch, "%s count must not be negative", t.Builtin)
+		}
+		c.checkLvalue(t.Self, "shift")
+		return tVoid
+	case "apply":
+		return c.applyCall(e, t)
+	}
+	return tInvalid
+}
+
+func (c *checker) applyCall(e *CallExpr, t *FuncType) Type {
+	if c.parser == nil && c.control == nil {
+		c.errorf(e, diag.NotCallable, "apply may be called only inside a parser or control")
+	} else if c.action != nil || c.function != nil {
+		c.errorf(e, diag.NotCallable, "tables and controls cannot be applied inside an action or function")
+	}
+	switch st := c.out.Types[t.Self].(type) {
+	case *TableType:
+		if len(e.Args) != 0 {
+			c.errorf(e, diag.WrongArgumentCount, "apply of table %s takes no arguments", st.Decl.Name.Name)
+		}
+		return &ApplyResultType{Table: st.Decl}
+	case *ObjectType:
+		// A sub-parser or sub-control instance: arguments as its apply parameters.
+		var params []*Param
+		switch d := st.Decl.(type) {
+		case *ParserDecl:
+			params = d.Params
+		case *ControlDecl:
+			params = d.Params
+		}
+		c.bindArgs(e, fmt.Sprintf("%s.apply", describe(t.Self)), params, map[*TypeVar]Type{}, c.scope, true)
+		return tVoid
+	}
+	return tInvalid
+}
+
+// funcCall checks a call of a function, extern function or extern method,
+// choosing among overloads by the number of arguments.
+func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
+	var candidates []*FuncProto
+	for _, p := range t.Protos {
+		if arityFits(p.Params, e.Args) {
+			candidates = append(candidates, p)
+		}
+	}
+	if len(candidates) == 0 {
+		p := t.Protos[0]
+		c.errorf(e, diag.WrongArgumentCount, "%s takes %s, got %d", t.Name, countParams(p.Params), len(e.Args))
+		c.checkArgsLoosely(e.Args)
+		return tInvalid
+	}
+	proto := candidates[0]
+	// Type parameters: the receiver's are bound by its type arguments; the
+	// prototype's are free, fixed by explicit type arguments or inferred.
+	scope := newScope(c.scope.root())
+	bindings := map[*TypeVar]Type{}
+	if t.Receiver != nil {
+		for i, tp := range typeParamsOf(t.Receiver.Decl) {
+			var bound Type = tInvalid
+			if i < len(t.Receiver.Args) {
+				bound = t.Receiver.Args[i]
+			}
+			scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: bound}
+		}
+	}
+	free := map[string]*TypeVar{}
+	for _, tp := range proto.TypeParams {
+		tv := &TypeVar{Name: tp.Name, Decl: tp}
+		free[tp.Name] = tv
+		scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: tv}
+		bindings[tv] = nil
+	}
+	if len(e.TypeArgs) > 0 {
+		if len(e.TypeArgs) != len(proto.TypeParams) {
+			c.errorf(e, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", t.Name, len(proto.TypeParams), len(e.TypeArgs))
+		} else {
+			for i, tp := range proto.TypeParams {
+				bindings[free[tp.Name]] = c.out.TypeOf[e.TypeArgs[i]]
+			}
+		}
+	}
+	c.bindArgs(e, t.Name, proto.Params, bindings, scope, false)
+	ret := c.typeIn(scope, proto.Return)
+	ret = substitute(ret, bindings)
+	if tv, ok := ret.(*TypeVar); ok && bindings[tv] == nil && free[tv.Name] == tv {
+		c.errorf(e, diag.TypeMismatch, "cannot infer the type %s that %s returns; give it as %s<T>(...)", tv.Name, t.Name, t.Name)
+		return tInvalid
+	}
+	return ret
+}
+
+// typeIn resolves a type expression in the given scope (for prototypes,
+// whose type parameters are bound per call).
+func (c *checker) typeIn(scope *Scope, te TypeExpr) Type {
+	if te == nil {
+		return tVoid
+	}
+	saved := c.scope
+	c.scope = scope
+	defer func() { c.scope = saved }()
+	return c.resolveType1(te)
+}
+
+func arityFits(params []*Param, args []*Arg) bool {
+	required := 0
+	for _, p := range params {
+		if p.Default == nil {
+			required++
+		}
+	}
+	return len(args) >= required && len(args) <= len(params)
+}
+
+func countParams(params []*Param) string {
+	switch len(params) {
+	case 0:
+		return "no arguments"
+	case 1:
+		return "1 argument"
+	}
+	return fmt.Sprintf("%d arguments", len(params))
+}
+
+// bindArgs checks arguments against parameters: names, count, types and
+// directions. Parameter types are resolved in scope, with type variables
+// in bindings inferred from the arguments.
+func (c *checker) bindArgs(e *CallExpr, what string, params []*Param, bindings map[*TypeVar]Type, scope *Scope, exact bool) {
+	ordered, ok := c.orderArgs(e, what, params, e.Args)
+	if !ok {
+		return
+	}
+	for i, p := range params {
+		a := ordered[i]
+		if a == nil {
+			if p.Default == nil && exact {
+				c.errorf(e, diag.WrongArgumentCount, "%s: missing argument for parameter %s", what, p.Name.Name)
+			}
+			continue
+		}
+		pt := c.typeIn(scope, p.Type)
+		if a.Value == nil { // _: only for out parameters
+			if p.Dir != DirOut {
+				c.errorf(a, diag.WrongDirection, "%s: _ may be passed only to an out parameter, and %s is %s", what, p.Name.Name, dirName(p.Dir))
+			}
+			continue
+		}
+		at := c.expr(a.Value, substitute(pt, bindings))
+		if !unify(pt, at, bindings) {
+			if c.convertible(a.Value, at, substitute(pt, bindings)) {
+				continue
+			}
+			c.errorf(a.Value, diag.TypeMismatch, "%s: argument for %s has type %s, want %s", what, p.Name.Name, at, substitute(pt, bindings))
+			continue
+		}
+		want := substitute(pt, bindings)
+		if _, isVar := want.(*TypeVar); !isVar {
+			c.convertible(a.Value, at, want)
+		}
+		if p.Dir == DirOut || p.Dir == DirInOut {
+			c.checkLvalue(a.Value, "pass as "+dirName(p.Dir)+" argument")
+		}
+	}
+}
+
+func dirName(d Direction) string {
+	if d == DirNone {
+		return "directionless"
+	}
+	return d.String()
+}
+
+// orderArgs matches arguments to parameters by position or by name.
+func (c *checker) orderArgs(e *CallExpr, what string, params []*Param, args []*Arg) ([]*Arg, bool) {
+	ordered := make([]*Arg, len(params))
+	if len(args) > len(params) {
+		c.errorf(e, diag.WrongArgumentCount, "%s takes %s, got %d", what, countParams(params), len(args))
+		c.checkArgsLoosely(args)
+		return nil, false
+	}
+	named := len(args) > 0 && args[0].Name != nil
+	for i, a := range args {
+		if (a.Name != nil) != named {
+			c.errorf(a, diag.WrongArgumentCount, "%s: arguments must be all named or all positional", what)
+			return nil, false
+		}
+		if !named {
+			ordered[i] = a
+			continue
+		}
+		found := false
+		for j, p := range params {
+			if p.Name.Name == a.Name.Name {
+				if ordered[j] != nil {
+					c.errorf(a.Name, diag.WrongArgumentCount, "%s: argument %s is given twice", what, a.Name.Name)
+				}
+				ordered[j] = a
+				found = true
+			}
+		}
+		if !found {
+			c.errorf(a.Name, diag.WrongArgumentCount, "%s has no parameter %s", what, a.Name.Name)
+			return nil, false
+		}
+	}
+	return ordered, true
+}
+
+// actionCall checks a direct call of an action: every parameter, including
+// the directionless ones, needs an argument.
+func (c *checker) actionCall(e *CallExpr, a *ActionDecl) {
+	if c.parser != nil {
+		c.errorf(e, diag.NotCallable, "actions cannot be called in a parser")
+	}
+	if c.function != nil {
+		c.errorf(e, diag.NotCallable, "actions cannot be called in a function")
+	}
+	c.bindArgs(e, "action "+a.Name.Name, a.Params, map[*TypeVar]Type{}, c.scope, true)
+}
+
+// construct checks a constructor call (extern instantiation, or a parser
+// or control passed to a package) and returns the object's type.
+func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, args []*Arg) Type {
+	obj, ok := sym.Type.(*ObjectType)
+	if !ok {
+		c.errorf(at, diag.NotCallable, "%s is a type with no constructor", sym.Name)
+		c.checkArgsLoosely(args)
+		return tInvalid
+	}
+	spec := *obj
+	tps := typeParamsOf(obj.Decl)
+	bindings := map[*TypeVar]Type{}
+	scope := newScope(c.scope.root())
+	vars := make([]*TypeVar, len(tps))
+	for i, tp := range tps {
+		vars[i] = &TypeVar{Name: tp.Name, Decl: tp}
+		scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: vars[i]}
+		bindings[vars[i]] = nil
+	}
+	if len(typeArgs) > 0 {
+		if len(typeArgs) != len(tps) {
+			c.errorf(at, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", sym.Name, len(tps), len(typeArgs))
+			return tInvalid
+		}
+		for i, ta := range typeArgs {
+			bindings[vars[i]] = c.resolveType(ta)
+		}
+	}
+	call := &CallExpr{At: At{at.Span()}, Args: args}
+	switch d := obj.Decl.(type) {
+	case *ExternDecl:
+		var ctors []*FuncProto
+		for _, m := range d.Methods {
+			if m.Constructor && arityFits(m.Params, args) {
+				ctors = append(ctors, m)
+			}
+		}
+		if len(ctors) == 0 {
+			c.errorf(at, diag.WrongArgumentCount, "no constructor of %s takes %d arguments", sym.Name, len(args))
+			c.checkArgsLoosely(args)
+			return tInvalid
+		}
+		c.bindArgs(call, sym.Name, ctors[0].Params, bindings, scope, true)
+	case *ParserDecl:
+		c.bindArgs(call, sym.Name, d.CtorParams, bindings, scope, true)
+	case *ControlDecl:
+		c.bindArgs(call, sym.Name, d.CtorParams, bindings, scope, true)
+	case *PackageDecl:
+		c.packageArgs(call, d, bindings, scope)
+	}
+	spec.Args = make([]Type, len(vars))
+	for i, v := range vars {
+		spec.Args[i] = bindings[v]
+		if spec.Args[i] == nil {
+			spec.Args[i] = v
+		}
+	}
+	return &spec
+}
+
+// packageArgs checks the blocks passed to a package (V1Switch(MyParser(), ...)):
+// each must be a parser or control whose apply parameters match the
+// package parameter's type, which fixes the package's type variables.
+func (c *checker) packageArgs(call *CallExpr, d *PackageDecl, bindings map[*TypeVar]Type, scope *Scope) {
+	ordered, ok := c.orderArgs(call, d.Name.Name, d.Params, call.Args)
+	if !ok {
+		return
+	}
+	for i, p := range d.Params {
+		a := ordered[i]
+		if a == nil {
+			if p.Default == nil {
+				c.errorf(call, diag.WrongArgumentCount, "%s: missing argument for parameter %s", d.Name.Name, p.Name.Name)
+			}
+			continue
+		}
+		want := c.typeIn(scope, p.Type)
+		got := c.expr(a.Value, nil)
+		if isInvalid(got) || isInvalid(want) {
+			continue
+		}
+		wantObj, ok1 := want.(*ObjectType)
+		gotObj, ok2 := got.(*ObjectType)
+		if !ok1 || !ok2 || wantObj.Kind != gotObj.Kind {
+			c.errorf(a.Value, diag.BadArchitecture, "%s: parameter %s needs a %s, got %s", d.Name.Name, p.Name.Name, want, got)
+			continue
+		}
+		if gotObj.Decl == wantObj.Decl {
+			unify(want, got, bindings)
+			continue
+		}
+		c.matchBlock(a.Value, p.Name.Name, wantObj, gotObj, bindings, scope)
+	}
+}
+
+// matchBlock checks that a parser or control declaration fits the
+// parser or control type a package parameter names.
+func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindings map[*TypeVar]Type, scope *Scope) {
+	wantParams, gotParams := blockParams(want.Decl), blockParams(got.Decl)
+	name := got.Name
+	if len(wantParams) != len(gotParams) {
+		c.errorf(at, diag.BadArchitecture, "%s has %d parameters, but %s (parameter %s) needs %d", name, len(gotParams), want, param, len(wantParams))
+		return
+	}
+	// The package parameter type's own type parameters (Parser<H, M>) are
+	// bound to the package's type arguments.
+	inner := newScope(scope)
+	for i, tp := range typeParamsOf(want.Decl) {
+		var bound Type = tInvalid
+		if i < len(want.Args) {
+			bound = want.Args[i]
+		}
+		inner.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: bound}
+	}
+	for i, wp := range wantParams {
+		gp := gotParams[i]
+		wt := c.typeIn(inner, wp.Type)
+		gt := c.out.TypeOf[gp.Type]
+		if gt == nil {
+			gt = c.typeIn(c.scope.root(), gp.Type)
+		}
+		if wp.Dir != gp.Dir {
+			c.errorf(gp, diag.BadArchitecture, "parameter %d of %s is %s, but %s needs %s", i+1, name, dirName(gp.Dir), want.Name, dirName(wp.Dir))
+			continue
+		}
+		if !unify(wt, gt, bindings) {
+			c.errorf(gp, diag.BadArchitecture, "parameter %d of %s has type %s, but %s needs %s", i+1, name, gt, want.Name, substitute(wt, bindings))
+		}
+	}
+}
+
+func blockParams(d Decl) []*Param {
+	switch d := d.(type) {
+	case *ParserDecl:
+		return d.Params
+	case *ControlDecl:
+		return d.Params
+	}
+	return nil
+}
+
+// instance checks T(args) name; and declares name.
+func (c *checker) instance(d *Instance) {
+	c.checkAnnotations(d.Annos, "instance")
+	var t Type = tInvalid
+	typeName, typeArgs := d.Type, []TypeExpr(nil)
+	if nt, ok := typeName.(*NamedType); ok {
+		typeArgs = nt.Args
+		scope := c.scope
+		if nt.Global {
+			scope = scope.root()
+		}
+		sym := scope.Lookup(nt.Name.Name)
+		switch {
+		case sym == nil:
+			c.errorf(nt.Name, diag.UndeclaredName, "undeclared type %s", nt.Name.Name)
+			c.checkArgsLoosely(d.Args)
+		case sym.Kind != SymType:
+			c.errorf(nt.Name, diag.NotAType, "%s is not a type", nt.Name.Name)
+		default:
+			t = c.construct(d, sym, typeArgs, d.Args)
+			c.out.TypeOf[d.Type] = t
+		}
+	} else {
+		c.errorf(d.Type, diag.NotCallable, "%s cannot be instantiated", c.resolveType(d.Type))
+	}
+	if len(d.Init) > 0 {
+		c.abstractMethods(d, t)
+	}
+	c.declare(&Symbol{Name: d.Name.Name, Kind: SymInstance, Decl: d, Type: t, ReadOnly: true})
+}
+
+// abstractMethods checks the bodies given for an extern's abstract methods.
+func (c *checker) abstractMethods(d *Instance, t Type) {
+	obj, _ := t.(*ObjectType)
+	ext, _ := obj.declExtern()
+	for _, init := range d.Init {
+		fd, ok := init.(*FuncDecl)
+		if !ok {
+			c.errorf(init, diag.Unsupported, "only abstract method bodies may appear in an instance initializer")
+			continue
+		}
+		var proto *FuncProto
+		if ext != nil {
+			for _, m := range ext.Methods {
+				if m.Abstract && m.Name.Name == fd.Proto.Name.Name {
+					proto = m
+				}
+			}
+		}
+		if proto == nil {
+			c.errorf(fd.Proto.Name, diag.UnknownMember, "%s has no abstract method %s", t, fd.Proto.Name.Name)
+			continue
+		}
+		scope := newScope(c.scope)
+		for i, tp := range ext.TypeParams {
+			if i < len(obj.Args) {
+				scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: obj.Args[i]}
+			}
+		}
+		saved := c.scope
+		c.scope = scope
+		c.funcBody(fd)
+		c.scope = saved
+	}
+}
+
+func (o *ObjectType) declExtern() (*ExternDecl, bool) {
+	if o == nil {
+		return nil, false
+	}
+	e, ok := o.Decl.(*ExternDecl)
+	return e, ok
+}

@@ -1,0 +1,825 @@
+package frontend
+
+import (
+	"math/big"
+
+	"github.com/p4hls/p4hls/diag"
+)
+
+// expr checks e and returns its type. want, when not nil, is the type the
+// context expects; it types list and struct expressions and unsized
+// literals, but expr does not convert to it (convert does, and reports).
+func (c *checker) expr(e Expr, want Type) Type {
+	if t, done := c.out.Types[e]; done {
+		return t
+	}
+	t := c.expr1(e, want)
+	c.out.Types[e] = t
+	return t
+}
+
+func (c *checker) setValue(e Expr, v any) {
+	if v != nil {
+		c.out.Values[e] = v
+	}
+}
+
+func (c *checker) expr1(e Expr, want Type) Type {
+	switch e := e.(type) {
+	case *IntLit:
+		return c.intLit(e)
+	case *BoolLit:
+		c.setValue(e, e.Value)
+		return tBool
+	case *StringLit:
+		c.setValue(e, e.Value)
+		return tString
+	case *NameExpr:
+		return c.nameExpr(e)
+	case *MemberExpr:
+		return c.memberExpr(e)
+	case *IndexExpr:
+		return c.indexExpr(e)
+	case *SliceExpr:
+		return c.sliceExpr(e)
+	case *CallExpr:
+		return c.call(e)
+	case *UnaryExpr:
+		return c.unaryExpr(e)
+	case *BinaryExpr:
+		return c.binaryExpr(e)
+	case *CastExpr:
+		return c.castExpr(e)
+	case *CondExpr:
+		return c.condExpr(e, want)
+	case *ListExpr:
+		return c.listExpr(e, want)
+	case *StructExpr:
+		return c.structExpr(e, want)
+	case *ThisExpr:
+		c.errorf(e, diag.Unsupported, "this is not supported by p4hls")
+		return tInvalid
+	case *MaskExpr, *RangeExpr, *DefaultExpr, *DontCareExpr:
+		c.errorf(e, diag.TypeMismatch, "a keyset expression may appear only in a select case or a table entry")
+		return tInvalid
+	}
+	return tInvalid
+}
+
+func (c *checker) intLit(e *IntLit) Type {
+	if e.Width == 0 {
+		c.setValue(e, e.Value)
+		return tInt
+	}
+	t := &BitsType{Width: e.Width, Signed: e.Signed}
+	v := wrap(e.Value, t)
+	if v.Cmp(e.Value) != 0 && !(e.Signed && e.Value.Cmp(new(big.Int).Lsh(bigOne, uint(e.Width))) < 0) {
+		c.diags.Warnf(e, diag.BadWidth, "%s does not fit in %s; it is truncated to %s", e.Value, t, v)
+	}
+	c.setValue(e, v)
+	return t
+}
+
+func (c *checker) lookup(e *NameExpr) *Symbol {
+	scope := c.scope
+	if e.Global {
+		scope = scope.root()
+	}
+	return scope.Lookup(e.Name)
+}
+
+func (c *checker) nameExpr(e *NameExpr) Type {
+	if e.Name == "error" && e.IsType {
+		c.errorf(e, diag.NotAValue, "error is a type; name a member, as in error.NoError")
+		return tInvalid
+	}
+	sym := c.lookup(e)
+	if sym == nil {
+		c.errorf(e, diag.UndeclaredName, "undeclared name %s", e.Name)
+		return tInvalid
+	}
+	c.out.Uses[e] = sym
+	switch sym.Kind {
+	case SymType:
+		// A type name is a value only as the receiver of a member (MyEnum.A)
+		// or a constructor call; those are handled before getting here.
+		c.errorf(e, diag.NotAValue, "%s is a type, not a value", e.Name)
+		return tInvalid
+	case SymConst, SymMatchKind:
+		c.setValue(e, sym.Value)
+	case SymState:
+		c.errorf(e, diag.NotAValue, "parser state %s is not a value", e.Name)
+		return tInvalid
+	}
+	return sym.Type
+}
+
+// typeNameOf returns the symbol when e names a type (MyEnum in MyEnum.A).
+func (c *checker) typeNameOf(e Expr) *Symbol {
+	n, ok := e.(*NameExpr)
+	if !ok {
+		return nil
+	}
+	if n.Name == "error" && n.IsType {
+		return &Symbol{Name: "error", Kind: SymType, Type: tError}
+	}
+	sym := c.lookup(n)
+	if sym == nil || sym.Kind != SymType {
+		return nil
+	}
+	c.out.Uses[n] = sym
+	c.out.Types[n] = sym.Type
+	return sym
+}
+
+func (c *checker) memberExpr(e *MemberExpr) Type {
+	name := e.Name.Name
+	if sym := c.typeNameOf(e.X); sym != nil {
+		switch t := sym.Type.(type) {
+		case ErrorType:
+			if !contains(c.out.Errors, name) {
+				c.errorf(e.Name, diag.UnknownMember, "error.%s is not declared", name)
+				return tInvalid
+			}
+			c.setValue(e, errorMember(name))
+			return tError
+		case *EnumType:
+			if !contains(t.Members, name) {
+				c.errorf(e.Name, diag.UnknownMember, "enum %s has no member %s", t.Name, name)
+				return tInvalid
+			}
+			c.setValue(e, enumMember{Enum: t, Name: name})
+			return t
+		}
+		c.errorf(e, diag.NotAValue, "%s is a type; it has no member %s", sym.Name, name)
+		return tInvalid
+	}
+	xt := c.expr(e.X, nil)
+	switch t := xt.(type) {
+	case InvalidType:
+		return tInvalid
+	case *StructType:
+		if f := t.Field(name); f != nil {
+			return f.Type
+		}
+		if t.Kind != KindStruct && (name == "isValid" || name == "setValid" || name == "setInvalid") {
+			return &FuncType{Name: name, Builtin: name, Self: e.X}
+		}
+		if t.Kind == KindHeader && (name == "minSizeInBits" || name == "minSizeInBytes") {
+			return &FuncType{Name: name, Builtin: name, Self: e.X}
+		}
+		c.errorf(e.Name, diag.UnknownMember, "%s %s has no field %s", kindName(t.Kind), t.Name, name)
+		return tInvalid
+	case *StackType:
+		switch name {
+		case "next", "last":
+			if c.parser == nil {
+				c.errorf(e.Name, diag.UnknownMember, "%s of a header stack may be used only in a parser", name)
+			}
+			return t.Elem
+		case "size":
+			c.setValue(e, big.NewInt(int64(t.Size)))
+			return &BitsType{Width: 32}
+		case "lastIndex", "nextIndex":
+			return &BitsType{Width: 32}
+		case "push_front", "pop_front":
+			return &FuncType{Name: name, Builtin: name, Self: e.X}
+		}
+		c.errorf(e.Name, diag.UnknownMember, "header stack has no member %s", name)
+		return tInvalid
+	case *ObjectType:
+		return c.methodOf(e, t)
+	case *TableType:
+		if name == "apply" {
+			return &FuncType{Name: name, Builtin: "apply", Self: e.X}
+		}
+		c.errorf(e.Name, diag.UnknownMember, "table %s has no member %s; only apply() may be called", t.Decl.Name.Name, name)
+		return tInvalid
+	case *ApplyResultType:
+		switch name {
+		case "hit", "miss":
+			return tBool
+		case "action_run":
+			return &ActionRunType{Table: t.Table}
+		}
+		c.errorf(e.Name, diag.UnknownMember, "the result of %s.apply() has hit, miss and action_run, not %s", t.Table.Name.Name, name)
+		return tInvalid
+	}
+	c.errorf(e.Name, diag.UnknownMember, "a value of type %s has no member %s", xt, name)
+	return tInvalid
+}
+
+func (c *checker) methodOf(e *MemberExpr, t *ObjectType) Type {
+	name := e.Name.Name
+	if t.Kind == ObjParser || t.Kind == ObjControl {
+		if name == "apply" {
+			return &FuncType{Name: name, Builtin: "apply", Self: e.X, Receiver: t}
+		}
+	}
+	ext, ok := t.Decl.(*ExternDecl)
+	if ok {
+		var protos []*FuncProto
+		for _, m := range ext.Methods {
+			if !m.Constructor && m.Name.Name == name {
+				protos = append(protos, m)
+			}
+		}
+		if len(protos) > 0 {
+			return &FuncType{Name: name, Protos: protos, Receiver: t, Self: e.X}
+		}
+	}
+	c.errorf(e.Name, diag.UnknownMember, "%s has no method %s", t, name)
+	return tInvalid
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) indexExpr(e *IndexExpr) Type {
+	xt := c.expr(e.X, nil)
+	it := c.expr(e.Index, nil)
+	if isInvalid(xt) || isInvalid(it) {
+		return tInvalid
+	}
+	switch t := xt.(type) {
+	case *StackType:
+		if v, ok := c.out.Values[e.Index].(*big.Int); ok {
+			if v.Sign() < 0 || v.Cmp(big.NewInt(int64(t.Size))) >= 0 {
+				c.errorf(e.Index, diag.TypeMismatch, "index %s is out of bounds for a stack of %d elements", v, t.Size)
+				return tInvalid
+			}
+		} else if b, ok := it.(*BitsType); !ok || b.Signed {
+			c.errorf(e.Index, diag.TypeMismatch, "a stack index must be bit<W> or a constant, not %s", it)
+			return tInvalid
+		}
+		return t.Elem
+	case *TupleType:
+		v, ok := c.out.Values[e.Index].(*big.Int)
+		if !ok || v.Sign() < 0 || !v.IsInt64() || v.Int64() >= int64(len(t.Elems)) {
+			c.errorf(e.Index, diag.TypeMismatch, "a tuple index must be a constant from 0 to %d", len(t.Elems)-1)
+			return tInvalid
+		}
+		return t.Elems[v.Int64()]
+	}
+	c.errorf(e, diag.TypeMismatch, "cannot index a value of type %s; use [hi:lo] to take bits", xt)
+	return tInvalid
+}
+
+func (c *checker) sliceExpr(e *SliceExpr) Type {
+	xt := c.expr(e.X, nil)
+	hi, ok1 := c.constInt(e.Hi, "slice bound")
+	lo, ok2 := c.constInt(e.Lo, "slice bound")
+	if isInvalid(xt) || !ok1 || !ok2 {
+		return tInvalid
+	}
+	width := 0
+	switch t := xt.(type) {
+	case *BitsType:
+		width = t.Width
+	case IntType:
+		width = maxWidth
+		if _, ok := c.out.Values[e.X]; !ok {
+			c.errorf(e.X, diag.TypeMismatch, "slicing an int needs a constant")
+			return tInvalid
+		}
+	default:
+		c.errorf(e.X, diag.TypeMismatch, "cannot take bits [%d:%d] of a value of type %s", hi, lo, xt)
+		return tInvalid
+	}
+	if lo < 0 || hi < lo || hi >= width {
+		c.errorf(e, diag.BadWidth, "slice [%d:%d] is out of range for %s: need %d > hi >= lo >= 0", hi, lo, xt, width)
+		return tInvalid
+	}
+	if v, ok := c.out.Values[e.X].(*big.Int); ok {
+		c.setValue(e, sliceValue(v, hi, lo))
+	}
+	return &BitsType{Width: hi - lo + 1}
+}
+
+func (c *checker) unaryExpr(e *UnaryExpr) Type {
+	xt := c.expr(e.X, nil)
+	if isInvalid(xt) {
+		return tInvalid
+	}
+	ok := false
+	switch e.Op {
+	case "!":
+		ok = xt == tBool
+	case "~":
+		_, ok = xt.(*BitsType)
+	case "-", "+":
+		switch xt.(type) {
+		case *BitsType, IntType:
+			ok = true
+		}
+	}
+	if !ok {
+		c.errorf(e, diag.TypeMismatch, "operator %s cannot be applied to %s", e.Op, xt)
+		return tInvalid
+	}
+	if v, isConst := c.out.Values[e.X]; isConst {
+		if r, folded := foldUnary(e.Op, v, xt); folded {
+			c.setValue(e, r)
+		}
+	}
+	return xt
+}
+
+// balance gives an unsized operand the type of the sized one, as P4-16
+// §8.11.2 allows implicitly; it returns the common operand type.
+func (c *checker) balance(op string, x, y Expr) (Type, bool) {
+	xt, yt := c.expr(x, nil), c.expr(y, nil)
+	if isInvalid(xt) || isInvalid(yt) {
+		return tInvalid, false
+	}
+	xt, yt = c.enumToBits(x, xt, yt), c.enumToBits(y, yt, xt)
+	_, xInt := xt.(IntType)
+	_, yInt := yt.(IntType)
+	switch {
+	case xInt && !yInt:
+		if c.convert(x, yt, "operand of "+op) {
+			return yt, true
+		}
+		return tInvalid, false
+	case yInt && !xInt:
+		if c.convert(y, xt, "operand of "+op) {
+			return xt, true
+		}
+		return tInvalid, false
+	}
+	if !sameType(xt, yt) {
+		code := diag.TypeMismatch
+		hint := ""
+		if bx, ok := xt.(*BitsType); ok {
+			if by, ok := yt.(*BitsType); ok {
+				code = diag.WidthMismatch
+				if bx.Signed == by.Signed {
+					hint = "; cast one operand to the other's width"
+				} else {
+					hint = "; cast one operand so both are bit<W> or both int<W>"
+				}
+			}
+		}
+		c.errorf(&BinaryExpr{At: At{x.Span().Join(y.Span())}}, code, "operands of %s have different types: %s and %s%s", op, xt, yt, hint)
+		return tInvalid, false
+	}
+	return xt, true
+}
+
+// enumToBits lets a serializable enum meet its own underlying type (or an
+// unsized constant) as that type, which p4c also accepts in expressions.
+func (c *checker) enumToBits(e Expr, t, other Type) Type {
+	en, ok := t.(*EnumType)
+	if !ok || en.Underlying == nil {
+		return t
+	}
+	if sameType(other, t) {
+		return t
+	}
+	if m, ok := c.out.Values[e].(enumMember); ok {
+		if v, ok := en.Values[m.Name]; ok {
+			c.out.Values[e] = v
+		}
+	}
+	c.out.Types[e] = en.Underlying
+	return en.Underlying
+}
+
+func (c *checker) binaryExpr(e *BinaryExpr) Type {
+	switch e.Op {
+	case "<<", ">>":
+		return c.shiftExpr(e)
+	case "++":
+		return c.concatExpr(e)
+	}
+	t, ok := c.balance(e.Op, e.X, e.Y)
+	if !ok {
+		return tInvalid
+	}
+	result := t
+	valid := false
+	_, isBits := t.(*BitsType)
+	_, isInt := t.(IntType)
+	switch e.Op {
+	case "&&", "||":
+		valid = t == tBool
+	case "==", "!=":
+		switch t.(type) {
+		case *FuncType, *TableType, *ActionType, *ObjectType, VoidType, *ApplyResultType:
+		default:
+			valid = true
+		}
+		result = tBool
+	case "<", ">", "<=", ">=":
+		valid = isBits || isInt
+		result = tBool
+	case "+", "-", "*", "&", "|", "^":
+		valid = isBits || isInt
+	case "|+|", "|-|":
+		valid = isBits
+	case "/", "%":
+		if b, ok := t.(*BitsType); ok {
+			valid = !b.Signed
+		} else {
+			valid = isInt
+		}
+	}
+	if !valid {
+		c.errorf(e, diag.TypeMismatch, "operator %s cannot be applied to %s", e.Op, t)
+		return tInvalid
+	}
+	if vx, ok := c.out.Values[e.X]; ok {
+		if vy, ok := c.out.Values[e.Y]; ok {
+			if r, ok := foldBinary(e.Op, vx, vy, t); ok {
+				c.setValue(e, r)
+			} else if e.Op == "/" || e.Op == "%" {
+				c.errorf(e, diag.TypeMismatch, "%s of constants %v and %v is undefined (zero or negative operand)", e.Op, vx, vy)
+				return tInvalid
+			}
+		}
+	}
+	if isInt && (e.Op == "/" || e.Op == "%") {
+		if _, ok := c.out.Values[e]; !ok {
+			c.errorf(e, diag.NotConstant, "%s on int needs compile-time constants", e.Op)
+		}
+	}
+	return result
+}
+
+func (c *checker) shiftExpr(e *BinaryExpr) Type {
+	xt, yt := c.expr(e.X, nil), c.expr(e.Y, nil)
+	if isInvalid(xt) || isInvalid(yt) {
+		return tInvalid
+	}
+	switch yt := yt.(type) {
+	case *BitsType:
+		if yt.Signed {
+			c.errorf(e.Y, diag.TypeMismatch, "a shift amount must be unsigned, not %s", yt)
+			return tInvalid
+		}
+	case IntType:
+		if v, ok := c.out.Values[e.Y].(*big.Int); ok && v.Sign() < 0 {
+			c.errorf(e.Y, diag.TypeMismatch, "a shift amount must not be negative")
+			return tInvalid
+		}
+	default:
+		c.errorf(e.Y, diag.TypeMismatch, "a shift amount must be bit<W> or an integer, not %s", yt)
+		return tInvalid
+	}
+	switch xt.(type) {
+	case *BitsType:
+	case IntType:
+		if _, ok := c.out.Values[e.Y]; !ok {
+			c.errorf(e, diag.TypeMismatch, "shifting an unsized integer needs a constant amount; give the integer a width")
+			return tInvalid
+		}
+	default:
+		c.errorf(e.X, diag.TypeMismatch, "cannot shift a value of type %s", xt)
+		return tInvalid
+	}
+	if vx, ok := c.out.Values[e.X]; ok {
+		if vy, ok := c.out.Values[e.Y]; ok {
+			if r, ok := foldBinary(e.Op, vx, vy, xt); ok {
+				c.setValue(e, r)
+			}
+		}
+	}
+	return xt
+}
+
+func (c *checker) concatExpr(e *BinaryExpr) Type {
+	xt, yt := c.expr(e.X, nil), c.expr(e.Y, nil)
+	if isInvalid(xt) || isInvalid(yt) {
+		return tInvalid
+	}
+	bx, ok1 := xt.(*BitsType)
+	by, ok2 := yt.(*BitsType)
+	if !ok1 || !ok2 {
+		c.errorf(e, diag.TypeMismatch, "operands of ++ must have widths (bit<W> or int<W>), not %s and %s", xt, yt)
+		return tInvalid
+	}
+	if bx.Width+by.Width > maxWidth {
+		c.errorf(e, diag.BadWidth, "concatenation is %d bits wide; p4hls allows up to %d", bx.Width+by.Width, maxWidth)
+		return tInvalid
+	}
+	vx, okx := c.out.Values[e.X].(*big.Int)
+	vy, oky := c.out.Values[e.Y].(*big.Int)
+	if okx && oky {
+		c.setValue(e, concatValue(vx, vy, bx.Width, by.Width, bx.Signed))
+	}
+	return &BitsType{Width: bx.Width + by.Width, Signed: bx.Signed}
+}
+
+func (c *checker) condExpr(e *CondExpr, want Type) Type {
+	ct := c.expr(e.Cond, tBool)
+	if !isInvalid(ct) && ct != tBool {
+		c.errorf(e.Cond, diag.TypeMismatch, "condition of ?: must be bool, not %s", ct)
+	}
+	c.expr(e.Then, want)
+	c.expr(e.Else, want)
+	t, ok := c.balance("?:", e.Then, e.Else)
+	if !ok {
+		return tInvalid
+	}
+	if cv, ok := c.out.Values[e.Cond].(bool); ok {
+		pick := e.Else
+		if cv {
+			pick = e.Then
+		}
+		c.setValue(e, c.out.Values[pick])
+	} else if _, isInt := t.(IntType); isInt {
+		c.errorf(e, diag.TypeMismatch, "the branches of ?: are unsized integers; give them a width")
+		return tInvalid
+	}
+	return t
+}
+
+func (c *checker) listExpr(e *ListExpr, want Type) Type {
+	var elemWants []Type
+	switch w := want.(type) {
+	case *TupleType:
+		elemWants = w.Elems
+	case *StructType:
+		for _, f := range w.Fields {
+			elemWants = append(elemWants, f.Type)
+		}
+	}
+	elems := make([]Type, len(e.Elems))
+	for i, x := range e.Elems {
+		var w Type
+		if i < len(elemWants) {
+			w = elemWants[i]
+		}
+		elems[i] = c.expr(x, w)
+	}
+	return &TupleType{Elems: elems}
+}
+
+func (c *checker) structExpr(e *StructExpr, want Type) Type {
+	st, _ := want.(*StructType)
+	lit := &StructLitType{}
+	seen := map[string]bool{}
+	for _, kv := range e.Fields {
+		var w Type
+		if st != nil {
+			if f := st.Field(kv.Key.Name); f != nil {
+				w = f.Type
+			}
+		}
+		if seen[kv.Key.Name] {
+			c.errorf(kv.Key, diag.Redeclared, "field %s is given twice", kv.Key.Name)
+		}
+		seen[kv.Key.Name] = true
+		lit.Fields = append(lit.Fields, &FieldInfo{Name: kv.Key.Name, Type: c.expr(kv.Value, w)})
+	}
+	return lit
+}
+
+// convert checks that e (already checked) may be used where a value of type
+// to is needed, applying P4-16's implicit casts (unsized integer to bit<W> or
+// int<W>, list and struct expressions to structs, headers and tuples). It
+// reports a mismatch naming what the value is for.
+func (c *checker) convert(e Expr, to Type, what string) bool {
+	from := c.out.Types[e]
+	if from == nil {
+		from = c.expr(e, to)
+	}
+	if c.convertible(e, from, to) {
+		return true
+	}
+	c.errorf(e, diag.TypeMismatch, "%s: cannot use a value of type %s as %s", what, from, to)
+	return false
+}
+
+func (c *checker) convertible(e Expr, from, to Type) bool {
+	if to == nil || isInvalid(from) || isInvalid(to) || sameType(from, to) {
+		return true
+	}
+	switch t := to.(type) {
+	case *BitsType:
+		if _, ok := from.(IntType); ok {
+			v, isConst := c.out.Values[e].(*big.Int)
+			if !isConst {
+				return false
+			}
+			if !fits(v, t) {
+				c.diags.Warnf(e, diag.BadWidth, "%s does not fit in %s; it is truncated to %s", v, t, wrap(v, t))
+			}
+			c.out.Types[e] = t
+			c.out.Values[e] = wrap(v, t)
+			return true
+		}
+		if en, ok := from.(*EnumType); ok && en.Underlying != nil && sameType(en.Underlying, t) {
+			return true
+		}
+	case *StructType:
+		switch f := from.(type) {
+		case *TupleType:
+			le, ok := e.(*ListExpr)
+			if !ok || len(f.Elems) != len(t.Fields) {
+				return false
+			}
+			for i, x := range le.Elems {
+				if !c.convert(x, t.Fields[i].Type, "field "+t.Fields[i].Name) {
+					return true // reported; don't report the whole list too
+				}
+			}
+			c.out.Types[e] = t
+			return true
+		case *StructLitType:
+			se, ok := e.(*StructExpr)
+			if !ok || len(f.Fields) != len(t.Fields) {
+				return false
+			}
+			for _, kv := range se.Fields {
+				fi := t.Field(kv.Key.Name)
+				if fi == nil {
+					c.errorf(kv.Key, diag.UnknownMember, "%s has no field %s", t.Name, kv.Key.Name)
+					return true
+				}
+				c.convert(kv.Value, fi.Type, "field "+fi.Name)
+			}
+			c.out.Types[e] = t
+			return true
+		}
+	case *TupleType:
+		if f, ok := from.(*TupleType); ok && len(f.Elems) == len(t.Elems) {
+			if le, ok := e.(*ListExpr); ok {
+				for i, x := range le.Elems {
+					c.convert(x, t.Elems[i], "element of list")
+				}
+				c.out.Types[e] = t
+				return true
+			}
+		}
+	case IntType:
+		// An int parameter takes any sized integer (extern arguments).
+		_, ok := from.(*BitsType)
+		return ok
+	case *TypeVar, DontCareType:
+		return true
+	}
+	return false
+}
+
+// isLvalue reports whether e denotes storage that may be written, and
+// reports why not when it may not.
+func (c *checker) checkLvalue(e Expr, what string) bool {
+	switch x := e.(type) {
+	case *NameExpr:
+		sym := c.out.Uses[x]
+		if sym == nil {
+			return true // undeclared: already reported
+		}
+		switch sym.Kind {
+		case SymVar:
+			return true
+		case SymParam:
+			if sym.ReadOnly {
+				reason := "an in parameter"
+				if sym.Dir == DirNone {
+					reason = "a directionless parameter (action data set by the control plane)"
+				}
+				c.errorf(e, diag.AssignToReadOnly, "cannot %s %s: it is %s", what, x.Name, reason)
+				return false
+			}
+			return true
+		case SymConst:
+			c.errorf(e, diag.AssignToReadOnly, "cannot %s %s: it is a constant", what, x.Name)
+			return false
+		}
+		c.errorf(e, diag.AssignToReadOnly, "cannot %s %s: it is not a variable", what, x.Name)
+		return false
+	case *MemberExpr:
+		if c.typeNameOf(x.X) != nil {
+			c.errorf(e, diag.AssignToReadOnly, "cannot %s a constant", what)
+			return false
+		}
+		if _, ok := c.out.Types[x.X].(*StackType); ok && x.Name.Name != "next" && x.Name.Name != "last" {
+			c.errorf(e, diag.AssignToReadOnly, "cannot %s %s of a header stack", what, x.Name.Name)
+			return false
+		}
+		return c.checkLvalue(x.X, what)
+	case *IndexExpr:
+		return c.checkLvalue(x.X, what)
+	case *SliceExpr:
+		return c.checkLvalue(x.X, what)
+	}
+	c.errorf(e, diag.AssignToReadOnly, "cannot %s an expression that is not a variable, field or slice", what)
+	return false
+}
+
+// castExpr checks an explicit cast (P4-16 §8.11.1).
+func (c *checker) castExpr(e *CastExpr) Type {
+	to := c.resolveType(e.Type)
+	from := c.expr(e.X, to)
+	if isInvalid(to) || isInvalid(from) {
+		return tInvalid
+	}
+	if !c.castAllowed(e.X, from, to) {
+		c.errorf(e, diag.BadCast, "cannot cast %s to %s", from, to)
+		return tInvalid
+	}
+	if v, ok := c.out.Values[e.X]; ok {
+		c.setValue(e, castValue(v, from, to))
+	}
+	return to
+}
+
+func (c *checker) castAllowed(x Expr, from, to Type) bool {
+	if sameType(from, to) {
+		return true
+	}
+	base := func(t Type) Type {
+		if n, ok := t.(*NewType); ok {
+			return n.Base
+		}
+		return t
+	}
+	if n, ok := to.(*NewType); ok && sameType(base(from), n.Base) {
+		return true
+	}
+	if n, ok := from.(*NewType); ok && sameType(n.Base, to) {
+		return true
+	}
+	switch t := to.(type) {
+	case *BitsType:
+		switch f := from.(type) {
+		case *BitsType:
+			// Change width, or change signedness at equal width.
+			return f.Signed == t.Signed || f.Width == t.Width
+		case IntType:
+			return true
+		case BoolType:
+			return t.Width == 1 && !t.Signed
+		case *EnumType:
+			return f.Underlying != nil && sameType(f.Underlying, t)
+		}
+	case BoolType:
+		switch f := from.(type) {
+		case *BitsType:
+			return f.Width == 1 && !f.Signed
+		case IntType:
+			v, ok := c.out.Values[x].(*big.Int)
+			return ok && (v.Sign() == 0 || v.Cmp(bigOne) == 0)
+		}
+	case IntType:
+		_, ok := from.(*BitsType)
+		return ok
+	case *EnumType:
+		if t.Underlying == nil {
+			return false
+		}
+		switch f := from.(type) {
+		case *BitsType:
+			return sameType(f, t.Underlying)
+		case IntType:
+			return true
+		}
+	case *StructType, *TupleType:
+		return c.convertible(x, from, to)
+	}
+	return false
+}
+
+// castValue converts a constant.
+func castValue(v any, from, to Type) any {
+	switch t := to.(type) {
+	case *BitsType:
+		switch x := v.(type) {
+		case *big.Int:
+			// Negative values are already sign-extended: wrapping into a
+			// wider unsigned type keeps P4's two's-complement meaning.
+			return wrap(x, t)
+		case bool:
+			if x {
+				return big.NewInt(1)
+			}
+			return big.NewInt(0)
+		case enumMember:
+			if val, ok := x.Enum.Values[x.Name]; ok {
+				return val
+			}
+		}
+	case BoolType:
+		if x, ok := v.(*big.Int); ok {
+			return x.Sign() != 0
+		}
+	case *EnumType:
+		if x, ok := v.(*big.Int); ok {
+			for _, m := range t.Members {
+				if t.Values[m] != nil && t.Values[m].Cmp(wrap(x, t.Underlying)) == 0 {
+					return enumMember{Enum: t, Name: m}
+				}
+			}
+		}
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,40 @@
+// Package frontend reads P4-16 programs: it preprocesses (package cpp),
+// parses with the ANTLR-generated parser (package parser, imported only
+// here), builds an AST at once, resolves names and checks types, and lowers
+// a checked program to ir.Program. Every problem becomes a diagnostic with
+// the file, line and column it is about.
+package frontend
+
+import (
+	"embed"
+	"io/fs"
+
+	"github.com/p4hls/p4hls/frontend/cpp"
+)
+
+//go:embed include/*.p4
+var bundled embed.FS
+
+// Bundled returns the include files shipped with p4hls (core.p4, v1model.p4).
+func Bundled() fs.FS {
+	sub, err := fs.Sub(bundled, "include")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the folder
+	}
+	return sub
+}
+
+// Options configure the frontend. The zero Options reads includes from the
+// bundled files only.
+type Options struct {
+	// IncludeDirs are searched for #include files, before the bundled ones.
+	IncludeDirs []string
+	// Defines are predefined macros (NAME → body), as -D gives them.
+	Defines map[string]string
+	// ReadFile reads include files; nil means the file system.
+	ReadFile func(name string) ([]byte, error)
+}
+
+func (o Options) cppOptions() cpp.Options {
+	return cpp.Options{IncludeDirs: o.IncludeDirs, Bundled: Bundled(), Defines: o.Defines, ReadFile: o.ReadFile}
+}

@@ -1,0 +1,316 @@
+package frontend
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend/cpp"
+	"github.com/p4hls/p4hls/frontend/parser"
+)
+
+// Limits on input, so no input can crash or hang the frontend. Each limit
+// that is hit becomes a diagnostic where it was hit.
+const (
+	// MaxInputBytes is the largest source file accepted (real P4 programs
+	// are well under a megabyte; the largest public switch.p4 is ~0.5 MB).
+	MaxInputBytes = 16 << 20
+	// maxNesting bounds brackets nested in brackets, and chains of prefix
+	// operators, so the recursive-descent parser cannot exhaust the stack.
+	maxNesting = 500
+	// maxSyntaxErrors stops the parser's error recovery early: after this
+	// many, the rest are usually cascades of the first.
+	maxSyntaxErrors = 20
+)
+
+// Source is a preprocessed program: its text and where each line came from.
+type Source struct {
+	*cpp.Result
+	File string // the file named on the command line
+}
+
+// FileText returns the original text of a file read during preprocessing, for
+// printing source excerpts.
+func (s *Source) FileText(file string) []byte {
+	if s == nil || s.Result == nil {
+		return nil
+	}
+	return s.Sources[file]
+}
+
+// Parse preprocesses src (the text of file), lexes and parses it, and builds
+// the AST. Problems go to d; the AST is nil only when nothing could be
+// parsed. The error is for cancellation only.
+func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*File, *Source, error) {
+	if len(src) > MaxInputBytes {
+		d.Errorf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.InputTooLarge,
+			"file is %d MiB; p4hls accepts programs up to %d MiB", len(src)>>20, MaxInputBytes>>20)
+		return nil, nil, nil
+	}
+	pre, err := cpp.Preprocess(ctx, file, src, opts.cppOptions(), d)
+	if err != nil {
+		return nil, nil, err
+	}
+	source := &Source{Result: pre, File: file}
+	if len(pre.Text) > MaxInputBytes {
+		d.Errorf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}}, diag.InputTooLarge,
+			"preprocessed program is %d MiB; p4hls accepts up to %d MiB", len(pre.Text)>>20, MaxInputBytes>>20)
+		return nil, source, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, source, fmt.Errorf("parse %s: %w", file, err)
+	}
+	toks := lex(source, d)
+	if !checkNesting(source, toks, d) {
+		return nil, source, nil
+	}
+	markTypeNames(toks)
+	tree := parseTokens(source, toks, d)
+	if tree == nil {
+		return nil, source, nil
+	}
+	b := &builder{src: source, diags: d}
+	f := b.file(tree)
+	return f, source, ctx.Err()
+}
+
+// span converts a token range to a source span through the line map.
+func (s *Source) span(start, stop antlr.Token) diag.Span {
+	o := s.Origin(start.GetLine())
+	sp := diag.Span{File: o.File, Start: diag.Pos{Line: o.Line, Col: start.GetColumn() + 1}}
+	if stop == nil || stop.GetTokenType() == antlr.TokenEOF || stop.GetTokenIndex() < start.GetTokenIndex() {
+		stop = start
+	}
+	e := s.Origin(stop.GetLine())
+	if e.File != o.File {
+		e = o // a span never crosses files; cut it at the first
+		stop = start
+	}
+	text := stop.GetText()
+	if stop.GetTokenType() == antlr.TokenEOF {
+		text = ""
+	}
+	lastLine := strings.LastIndexByte(text, '\n')
+	if lastLine >= 0 { // a token spanning lines (block comment)
+		sp.End = diag.Pos{Line: e.Line + strings.Count(text, "\n"), Col: len(text) - lastLine}
+	} else {
+		sp.End = diag.Pos{Line: e.Line, Col: stop.GetColumn() + 1 + max(len(text), 1)}
+	}
+	return sp
+}
+
+func (s *Source) tokenSpan(t antlr.Token) diag.Span { return s.span(t, t) }
+
+// typedToken overrides the type of a lexed token (IDENTIFIER → TYPE_IDENTIFIER).
+type typedToken struct {
+	antlr.Token
+	typ int
+}
+
+func (t *typedToken) GetTokenType() int { return t.typ }
+
+// lex runs the lexer over the whole text and returns the default-channel
+// tokens, ending with EOF. Bad characters and unterminated comments and
+// strings are reported here and dropped (or repaired) so parsing can go on.
+func lex(src *Source, d *diag.List) []antlr.Token {
+	lexer := parser.NewP4Lexer(antlr.NewInputStream(string(src.Text)))
+	lexer.RemoveErrorListeners()
+	var out []antlr.Token
+	for {
+		t := lexer.NextToken()
+		switch t.GetTokenType() {
+		case antlr.TokenEOF:
+			out = append(out, t)
+			return out
+		case parser.P4LexerBAD_CHAR:
+			d.Errorf(src.tokenSpan(t), diag.BadCharacter, "unexpected character %q", t.GetText())
+			continue
+		case parser.P4LexerUNTERMINATED_COMMENT:
+			d.Errorf(src.span(t, t), diag.UnterminatedComment, "comment is not terminated (no */ before the end of the file)")
+			continue
+		case parser.P4LexerUNTERMINATED_STRING:
+			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated on its line")
+			out = append(out, &typedToken{t, parser.P4LexerSTRING_LITERAL})
+			continue
+		}
+		if t.GetChannel() == antlr.TokenDefaultChannel {
+			out = append(out, t)
+		}
+	}
+}
+
+// checkNesting rejects input nested deeper than maxNesting (brackets in
+// brackets, or a chain of prefix operators) before the recursive parser
+// sees it.
+func checkNesting(src *Source, toks []antlr.Token, d *diag.List) bool {
+	depth, prefix := 0, 0
+	for i, t := range toks {
+		switch t.GetTokenType() {
+		case parser.P4LexerLPAREN, parser.P4LexerLBRACKET, parser.P4LexerLBRACE:
+			depth++
+		case parser.P4LexerRPAREN, parser.P4LexerRBRACKET, parser.P4LexerRBRACE:
+			if depth > 0 {
+				depth--
+			}
+		}
+		switch t.GetTokenType() {
+		case parser.P4LexerNOT, parser.P4LexerCOMPLEMENT, parser.P4LexerMINUS, parser.P4LexerPLUS:
+			if i > 0 && isOperandEnd(toks[i-1].GetTokenType()) {
+				prefix = 0 // a binary operator
+			} else {
+				prefix++
+			}
+		case parser.P4LexerLPAREN:
+		default:
+			prefix = 0
+		}
+		if depth > maxNesting || prefix > maxNesting {
+			d.Errorf(src.tokenSpan(t), diag.NestingTooDeep,
+				"expression or block nested more than %d levels deep; split it up", maxNesting)
+			return false
+		}
+	}
+	return true
+}
+
+func isOperandEnd(typ int) bool {
+	switch typ {
+	case parser.P4LexerIDENTIFIER, parser.P4LexerINTEGER, parser.P4LexerRPAREN, parser.P4LexerRBRACKET,
+		parser.P4LexerTRUE, parser.P4LexerFALSE, parser.P4LexerSTRING_LITERAL:
+		return true
+	}
+	return false
+}
+
+// tokenList feeds a prepared token slice to the parser. It embeds the lexer
+// only to satisfy antlr.Lexer, whose interface has unexported methods.
+type tokenList struct {
+	*parser.P4Lexer
+	toks []antlr.Token
+	next int
+}
+
+func (l *tokenList) NextToken() antlr.Token {
+	t := l.toks[l.next]
+	if l.next < len(l.toks)-1 {
+		l.next++
+	}
+	return t
+}
+
+// bailout is the panic value of the first, fast parsing stage.
+type bailout struct{}
+
+// bailStrategy stops at the first syntax error. antlr's own
+// BailErrorStrategy in the Go runtime clears the error it sets and parses
+// on, so p4hls uses this one.
+type bailStrategy struct {
+	*antlr.DefaultErrorStrategy
+}
+
+func (bailStrategy) Recover(antlr.Parser, antlr.RecognitionException) { panic(bailout{}) }
+func (bailStrategy) RecoverInline(antlr.Parser) antlr.Token           { panic(bailout{}) }
+func (bailStrategy) Sync(antlr.Parser)                                {}
+
+// parseTokens parses in two stages, as ANTLR recommends: SLL prediction
+// with bail-out first (fast, and right for nearly all programs), then full LL
+// with error recovery and reporting only if the first stage failed.
+func parseTokens(src *Source, toks []antlr.Token, d *diag.List) (tree parser.IProgramContext) {
+	newParser := func() *parser.P4Parser {
+		p := parser.NewP4Parser(antlr.NewCommonTokenStream(&tokenList{P4Lexer: parser.NewP4Lexer(nil), toks: toks}, antlr.TokenDefaultChannel))
+		p.RemoveErrorListeners()
+		return p
+	}
+	ok := func() (ok bool) {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, mine := r.(bailout); !mine {
+					panic(r)
+				}
+				ok = false
+			}
+		}()
+		p := newParser()
+		p.GetInterpreter().SetPredictionMode(antlr.PredictionModeSLL)
+		p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
+		tree = p.Program()
+		return true
+	}()
+	if ok {
+		return tree
+	}
+	p := newParser()
+	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeLL)
+	listener := &syntaxErrors{src: src, diags: d}
+	p.AddErrorListener(listener)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, mine := r.(bailout); !mine {
+					panic(r)
+				}
+			}
+		}()
+		tree = p.Program()
+	}()
+	if listener.count == 0 {
+		// SLL failed where LL succeeds: a true LL-only construct.
+		return tree
+	}
+	return nil
+}
+
+// syntaxErrors turns ANTLR's reports into diagnostics.
+type syntaxErrors struct {
+	*antlr.DefaultErrorListener
+	src   *Source
+	diags *diag.List
+	count int
+}
+
+func (s *syntaxErrors) SyntaxError(_ antlr.Recognizer, offending any, _, _ int, msg string, _ antlr.RecognitionException) {
+	tok, ok := offending.(antlr.Token)
+	if !ok {
+		return
+	}
+	s.count++
+	s.diags.Errorf(s.src.tokenSpan(tok), diag.SyntaxError, "%s", syntaxMessage(msg))
+	if s.count >= maxSyntaxErrors {
+		panic(bailout{})
+	}
+}
+
+var expectingSet = regexp.MustCompile(`expecting \{([^}]*)\}`)
+
+// syntaxMessage rewords ANTLR's message: "mismatched input 'x'" becomes
+// "unexpected 'x'", long expected-token sets are dropped, <EOF> is spelled
+// out.
+func syntaxMessage(msg string) string {
+	msg = strings.Replace(msg, "mismatched input", "unexpected", 1)
+	msg = strings.Replace(msg, "extraneous input", "unexpected", 1)
+	msg = strings.Replace(msg, "no viable alternative at input", "cannot parse", 1)
+	if m := expectingSet.FindStringSubmatch(msg); m != nil {
+		if strings.Count(m[1], ",") >= 4 {
+			msg = strings.Replace(msg, m[0], "", 1)
+			msg = strings.TrimRight(msg, " ")
+		} else {
+			alts := strings.Split(m[1], ", ")
+			msg = strings.Replace(msg, m[0], "expecting "+strings.Join(alts, " or "), 1)
+		}
+	}
+	msg = strings.ReplaceAll(msg, "'<EOF>'", "end of input")
+	msg = strings.ReplaceAll(msg, "<EOF>", "end of input")
+	if i := strings.Index(msg, "cannot parse '"); i >= 0 {
+		// ANTLR quotes the whole span it could not predict; keep its last token.
+		body := strings.TrimSuffix(msg[i+len("cannot parse '"):], "'")
+		if f := strings.Fields(body); len(f) > 0 {
+			body = f[len(f)-1]
+		}
+		msg = msg[:i] + "unexpected '" + body + "'"
+	}
+	return "syntax error: " + msg
+}

@@ -1,0 +1,3 @@
+package parser
+
+//go:generate bash generate.sh

@@ -1,0 +1,144 @@
+package frontend
+
+import (
+	"github.com/antlr4-go/antlr/v4"
+
+	"github.com/p4hls/p4hls/frontend/parser"
+)
+
+// markTypeNames retypes IDENTIFIER tokens that name types as TYPE_IDENTIFIER.
+//
+// P4-16's grammar is ambiguous without knowing which names are types: is
+// `(x) - y` a cast or a subtraction, is `T(a) b;` an instantiation? The
+// specification resolves this in the lexer with the symbol table. Here a
+// pre-scan over the whole translation unit collects every name a
+// declaration introduces as a type (header, struct, header_union, enum,
+// typedef, type, extern object, parser, control, package, and type
+// parameters) and retypes every use of those names. Scoping is ignored: a
+// variable may not share its name with a type, which real programs respect
+// (and the grammar still accepts a type-lexed name wherever a plain name may
+// stand, so only a cast of such a name could be misread).
+func markTypeNames(toks []antlr.Token) {
+	names := map[string]bool{}
+	typ := func(i int) int {
+		if i < 0 || i >= len(toks) {
+			return antlr.TokenEOF
+		}
+		return toks[i].GetTokenType()
+	}
+	ident := func(i int) bool { return typ(i) == parser.P4LexerIDENTIFIER }
+	// typeParams marks the names in <A, B> starting at toks[i] == '<'.
+	typeParams := func(i int) {
+		if typ(i) != parser.P4LexerLT {
+			return
+		}
+		for j := i + 1; ident(j); j += 2 {
+			names[toks[j].GetText()] = true
+			if typ(j+1) != parser.P4LexerCOMMA {
+				return
+			}
+		}
+	}
+	for i, t := range toks {
+		switch t.GetTokenType() {
+		case parser.P4LexerHEADER, parser.P4LexerSTRUCT, parser.P4LexerHEADER_UNION,
+			parser.P4LexerPARSER, parser.P4LexerCONTROL, parser.P4LexerPACKAGE:
+			if ident(i + 1) {
+				names[toks[i+1].GetText()] = true
+				typeParams(i + 2)
+			}
+		case parser.P4LexerEXTERN:
+			// extern Name { or extern Name<T> {: an object type. A function
+			// (extern T f<U>(...);) is handled by the generic-function case.
+			if ident(i+1) && (typ(i+2) == parser.P4LexerLBRACE ||
+				typ(i+2) == parser.P4LexerLT && closesBefore(toks, i+2, parser.P4LexerLBRACE)) {
+				names[toks[i+1].GetText()] = true
+				typeParams(i + 2)
+			}
+		case parser.P4LexerENUM:
+			// enum Name { or enum bit<8> Name {: the name is just before {.
+			for j := i + 1; j < len(toks) && j < i+64; j++ {
+				if typ(j) == parser.P4LexerLBRACE {
+					if ident(j - 1) {
+						names[toks[j-1].GetText()] = true
+					}
+					break
+				}
+			}
+		case parser.P4LexerTYPEDEF, parser.P4LexerTYPE:
+			if !declarationStart(typ(i-1)) || !startsType(typ(i+1)) {
+				continue // `type` used as a name: hdr.type, type = 1
+			}
+			depth := 0
+			for j := i + 1; j < len(toks); j++ {
+				switch typ(j) {
+				case parser.P4LexerLT, parser.P4LexerLPAREN, parser.P4LexerLBRACKET:
+					depth++
+				case parser.P4LexerGT, parser.P4LexerRPAREN, parser.P4LexerRBRACKET:
+					depth--
+				}
+				if typ(j) == parser.P4LexerSEMI || typ(j) == antlr.TokenEOF || typ(j) == parser.P4LexerLBRACE {
+					if depth <= 0 && ident(j-1) {
+						names[toks[j-1].GetText()] = true
+					}
+					break
+				}
+			}
+		case parser.P4LexerLT:
+			// A generic function or method: RET name<T, U>(. The token before
+			// the name must end a type, so f<T>(x) in an expression is left
+			// alone (its T is a type already).
+			if i >= 2 && ident(i-1) && endsType(typ(i-2)) && closesBefore(toks, i, parser.P4LexerLPAREN) {
+				typeParams(i)
+			}
+		}
+	}
+	for i, t := range toks {
+		if t.GetTokenType() == parser.P4LexerIDENTIFIER && names[t.GetText()] {
+			toks[i] = &typedToken{t, parser.P4LexerTYPE_IDENTIFIER}
+		}
+	}
+}
+
+// closesBefore reports whether the <...> opening at toks[i] is a plain list
+// of names followed by a token of type next.
+func closesBefore(toks []antlr.Token, i, next int) bool {
+	for j := i + 1; j < len(toks) && j < i+64; j++ {
+		switch toks[j].GetTokenType() {
+		case parser.P4LexerIDENTIFIER, parser.P4LexerCOMMA:
+		case parser.P4LexerGT:
+			return j+1 < len(toks) && toks[j+1].GetTokenType() == next
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func declarationStart(prev int) bool {
+	switch prev {
+	case antlr.TokenEOF, parser.P4LexerSEMI, parser.P4LexerRBRACE, parser.P4LexerRPAREN, parser.P4LexerLBRACE:
+		return true
+	}
+	return false
+}
+
+func startsType(next int) bool {
+	switch next {
+	case parser.P4LexerBIT, parser.P4LexerINT, parser.P4LexerVARBIT, parser.P4LexerBOOL, parser.P4LexerERROR,
+		parser.P4LexerSTRING, parser.P4LexerTUPLE, parser.P4LexerLIST, parser.P4LexerIDENTIFIER, parser.P4LexerDOT,
+		parser.P4LexerMATCH_KIND:
+		return true
+	}
+	return false
+}
+
+func endsType(prev int) bool {
+	switch prev {
+	case parser.P4LexerIDENTIFIER, parser.P4LexerTYPE_IDENTIFIER, parser.P4LexerGT, parser.P4LexerRBRACKET,
+		parser.P4LexerVOID, parser.P4LexerBOOL, parser.P4LexerERROR, parser.P4LexerSTRING, parser.P4LexerBIT,
+		parser.P4LexerINT, parser.P4LexerVARBIT:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what p4hls needs to build and test, when it is missing: the C
+# libraries of the solvers (Z3 and CBC, through apt-get) and Go modules. It
+# never changes anything that is already there, so it is safe to run often.
+set -euo pipefail
+
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+for pkg in libz3-dev coinor-libcbc-dev pkg-config; do
+	have_pkg "$pkg" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	echo "setup: installing ${need[*]}" >&2
+	sudo=""
+	[ "$(id -u)" -ne 0 ] && sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "setup: Go is not installed; install Go 1.26 or newer first" >&2
+	exit 1
+fi
+go mod download
