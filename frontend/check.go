@@ -22,6 +22,9 @@ type Checked struct {
 	Uses map[*NameExpr]*Symbol
 	// TypeOf maps each type expression to the type it denotes.
 	TypeOf map[TypeExpr]Type
+	// ActionOf maps each table action reference (and each default_action
+	// expression) to the action it names.
+	ActionOf map[Node]*ActionDecl
 	// Errors and MatchKinds are the merged error and match_kind members, in
 	// declaration order.
 	Errors     []string
@@ -129,7 +132,8 @@ func newChecker(d *diag.List) *checker {
 		Types:  map[Expr]Type{},
 		Values: map[Expr]any{},
 		Uses:   map[*NameExpr]*Symbol{},
-		TypeOf: map[TypeExpr]Type{},
+		TypeOf:   map[TypeExpr]Type{},
+		ActionOf: map[Node]*ActionDecl{},
 	}}
 	c.scope = newScope(nil)
 	c.out.Globals = c.scope

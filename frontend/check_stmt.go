@@ -414,6 +414,7 @@ func (c *checker) actionRef(ar *ActionRef, full bool) *ActionDecl {
 		return nil
 	}
 	a := at.Decl
+	c.out.ActionOf[ar] = a
 	call := &CallExpr{At: ar.At, Args: ar.Args}
 	if full {
 		c.bindArgs(call, "action "+a.Name.Name, a.Params, map[*TypeVar]Type{}, c.scope, true)
@@ -442,6 +443,9 @@ func (c *checker) defaultAction(d *TableDecl, p *TableProp, actions map[string]*
 		return
 	}
 	a := c.actionRef(ar, true)
+	if a != nil {
+		c.out.ActionOf[p.Value] = a
+	}
 	if a != nil && actions[a.Name.Name] == nil {
 		c.errorf(p.Value, diag.BadTable, "default action %s is not in the actions of table %s", a.Name.Name, d.Name.Name)
 	}

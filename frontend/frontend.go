@@ -6,10 +6,13 @@
 package frontend
 
 import (
+	"context"
 	"embed"
 	"io/fs"
 
+	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend/cpp"
+	"github.com/p4hls/p4hls/ir"
 )
 
 //go:embed include/*.p4
@@ -37,4 +40,14 @@ type Options struct {
 
 func (o Options) cppOptions() cpp.Options {
 	return cpp.Options{IncludeDirs: o.IncludeDirs, Bundled: Bundled(), Defines: o.Defines, ReadFile: o.ReadFile}
+}
+
+// Load parses, checks and lowers a program to the IR: the frontend's whole
+// job. The program is nil when d has errors. The error is for cancellation.
+func Load(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*ir.Program, *Source, error) {
+	checked, source, err := Check(ctx, file, src, opts, d)
+	if err != nil || checked == nil {
+		return nil, source, err
+	}
+	return Lower(checked, d), source, nil
 }

@@ -10,17 +10,19 @@ import (
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // runCheck implements `p4hls check`: every file is parsed and checked on its
 // own; diagnostics go to stderr in GCC's form.
-func runCheck(ctx context.Context, args []string, _, stderr io.Writer) int {
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var includes, defines listFlag
 	fs.Var(&includes, "I", "add `DIR` to the folders searched for #include (repeatable)")
 	fs.Var(&defines, "D", "predefine macro `NAME[=VALUE]` (repeatable)")
 	syntaxOnly := fs.Bool("syntax-only", false, "stop after parsing")
+	dumpIR := fs.Bool("dump-ir", false, "print the lowered IR of each valid program to stdout")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...")
 		fs.PrintDefaults()
@@ -42,6 +44,9 @@ func runCheck(ctx context.Context, args []string, _, stderr io.Writer) int {
 	status := exitOK
 	for _, file := range files {
 		code := checkFile(ctx, file, opts, *syntaxOnly, excerpt, stderr)
+		if code == exitOK && *dumpIR && !*syntaxOnly {
+			code = dumpFile(ctx, file, opts, stdout, stderr)
+		}
 		if code > status {
 			status = code
 		}
@@ -60,7 +65,7 @@ func checkFile(ctx context.Context, file string, opts frontend.Options, syntaxOn
 	if syntaxOnly {
 		_, source, err = frontend.Parse(ctx, file, src, opts, &d)
 	} else {
-		_, source, err = frontend.Check(ctx, file, src, opts, &d)
+		_, source, err = frontend.Load(ctx, file, src, opts, &d)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: %s: %v\n", file, err)
@@ -70,6 +75,22 @@ func checkFile(ctx context.Context, file string, opts frontend.Options, syntaxOn
 	if d.HasErrors() {
 		return exitUserErr
 	}
+	return exitOK
+}
+
+// dumpFile prints the IR of a file that checked cleanly.
+func dumpFile(ctx context.Context, file string, opts frontend.Options, stdout, stderr io.Writer) int {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: error: %v\n", file, unwrapPathError(err))
+		return exitUserErr
+	}
+	var d diag.List
+	prog, _, err := frontend.Load(ctx, file, src, opts, &d)
+	if err != nil || prog == nil {
+		return exitUserErr
+	}
+	ir.Print(stdout, prog)
 	return exitOK
 }
 

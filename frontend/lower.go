@@ -1,0 +1,487 @@
+package frontend
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
+)
+
+// Lower builds the IR of a checked program. Constructs the IR does not
+// represent yet are reported as Unsupported diagnostics at their spans; the
+// program is nil when there were any.
+func Lower(c *Checked, d *diag.List) *ir.Program {
+	l := &lowerer{
+		c:         c,
+		diags:     d,
+		prog:      &ir.Program{Errors: c.Errors},
+		types:     map[Type]ir.Type{},
+		vars:      map[Node]*ir.Var{},
+		actions:   map[*ActionDecl]*ir.Action{},
+		tables:    map[*TableDecl]*ir.Table{},
+		instances: map[*Instance]*ir.Instance{},
+		parsers:   map[*ParserDecl]*ir.Parser{},
+		controls:  map[*ControlDecl]*ir.Control{},
+		funcs:     map[*FuncDecl]*ir.Function{},
+		valueSets: map[*ValueSetDecl]*ir.ValueSet{},
+	}
+	for _, decl := range c.File.Decls {
+		l.topDecl(decl)
+	}
+	if c.Main != nil {
+		l.pipeline(c.Main)
+	}
+	if d.HasErrors() {
+		return nil
+	}
+	return l.prog
+}
+
+type lowerer struct {
+	c         *Checked
+	diags     *diag.List
+	prog      *ir.Program
+	types     map[Type]ir.Type
+	vars      map[Node]*ir.Var
+	actions   map[*ActionDecl]*ir.Action
+	tables    map[*TableDecl]*ir.Table
+	instances map[*Instance]*ir.Instance
+	parsers   map[*ParserDecl]*ir.Parser
+	controls  map[*ControlDecl]*ir.Control
+	funcs     map[*FuncDecl]*ir.Function
+	valueSets map[*ValueSetDecl]*ir.ValueSet
+}
+
+func (l *lowerer) unsupported(n diag.Spanned, format string, args ...any) {
+	l.diags.Errorf(n, diag.Unsupported, "p4hls does not support %s yet", fmt.Sprintf(format, args...))
+}
+
+// ------------------------------------------------------------------ types
+
+func (l *lowerer) typ(t Type) ir.Type {
+	if it, ok := l.types[t]; ok {
+		return it
+	}
+	var out ir.Type
+	switch t := t.(type) {
+	case *BitsType:
+		return &ir.Bits{Width: t.Width, Signed: t.Signed}
+	case *VarbitType:
+		return &ir.Varbit{Max: t.Max}
+	case BoolType:
+		return ir.Bool{}
+	case IntType:
+		return ir.Int{}
+	case StringType:
+		return ir.String{}
+	case ErrorType:
+		return ir.ErrorType{}
+	case *NewType:
+		return l.typ(t.Base)
+	case *EnumType:
+		e := &ir.Enum{Name: t.Name, Members: t.Members}
+		if t.Underlying != nil {
+			e.Underlying = &ir.Bits{Width: t.Underlying.Width, Signed: t.Underlying.Signed}
+			for _, m := range t.Members {
+				e.Values = append(e.Values, t.Values[m])
+			}
+		}
+		out = e
+		l.prog.Types = append(l.prog.Types, e)
+	case *StructType:
+		s := &ir.Struct{Kind: ir.StructKind(t.Kind), Name: t.Name}
+		l.types[t] = s // before the fields, for recursive references
+		for _, f := range t.Fields {
+			s.Fields = append(s.Fields, &ir.Field{Name: f.Name, Type: l.typ(f.Type)})
+		}
+		l.prog.Types = append(l.prog.Types, s)
+		return s
+	case *StackType:
+		return &ir.Stack{Elem: l.typ(t.Elem), Size: t.Size}
+	case *TupleType:
+		tu := &ir.Tuple{}
+		for _, e := range t.Elems {
+			tu.Elems = append(tu.Elems, l.typ(e))
+		}
+		return tu
+	case *ObjectType:
+		ext := &ir.Extern{Name: t.Name}
+		for _, a := range t.Args {
+			ext.Args = append(ext.Args, l.typ(a))
+		}
+		return ext
+	default:
+		return ir.Int{} // type variables of unresolved generics; only reached after errors
+	}
+	l.types[t] = out
+	return out
+}
+
+// ------------------------------------------------------------------ declarations
+
+func (l *lowerer) topDecl(decl Decl) {
+	switch d := decl.(type) {
+	case *StructDecl, *EnumDecl:
+		if sym := l.c.Globals.Lookup(d.DeclName().Name); sym != nil && sym.Decl == d {
+			l.typ(sym.Type)
+		}
+	case *ActionDecl:
+		l.prog.Actions = append(l.prog.Actions, l.action(d))
+	case *Instance:
+		if d == l.c.Main {
+			return
+		}
+		if inst := l.instance(d); inst != nil {
+			l.prog.Instances = append(l.prog.Instances, inst)
+		}
+	case *ParserDecl:
+		if d.HasBody {
+			l.prog.Parsers = append(l.prog.Parsers, l.parser(d))
+		}
+	case *ControlDecl:
+		if d.Apply != nil {
+			l.prog.Controls = append(l.prog.Controls, l.control(d))
+		}
+	case *FuncDecl:
+		l.prog.Functions = append(l.prog.Functions, l.function(d))
+	}
+}
+
+func (l *lowerer) param(p *Param) *ir.Var {
+	v := &ir.Var{Name: p.Name.Name, Type: l.typ(l.c.TypeOf[p.Type]), Dir: ir.Direction(p.Dir), Span: p.Span()}
+	l.vars[p] = v
+	return v
+}
+
+func (l *lowerer) params(ps []*Param) []*ir.Var {
+	var out []*ir.Var
+	for _, p := range ps {
+		out = append(out, l.param(p))
+	}
+	return out
+}
+
+func (l *lowerer) instance(d *Instance) *ir.Instance {
+	t, ok := l.c.TypeOf[d.Type].(*ObjectType)
+	if !ok || t.Kind != ObjExtern {
+		l.unsupported(d, "instantiating a %s inside another block (only extern objects)", l.c.TypeOf[d.Type])
+		return nil
+	}
+	if len(d.Init) > 0 {
+		l.unsupported(d, "abstract method bodies in an extern instance")
+	}
+	inst := &ir.Instance{Name: d.Name.Name, Type: l.typ(t).(*ir.Extern), Span: d.Span()}
+	for _, a := range d.Args {
+		if a.Value != nil {
+			inst.Args = append(inst.Args, l.expr(a.Value))
+		}
+	}
+	l.instances[d] = inst
+	return inst
+}
+
+func (l *lowerer) function(d *FuncDecl) *ir.Function {
+	f := &ir.Function{Name: d.Proto.Name.Name, Params: l.params(d.Proto.Params), Span: d.Span()}
+	if rt := l.c.TypeOf[d.Proto.Return]; rt != nil && rt != tVoid {
+		f.Return = l.typ(rt)
+	}
+	l.funcs[d] = f
+	f.Body = l.stmts(d.Body.Stmts)
+	return f
+}
+
+func (l *lowerer) action(d *ActionDecl) *ir.Action {
+	if a, ok := l.actions[d]; ok {
+		return a
+	}
+	a := &ir.Action{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
+	l.actions[d] = a
+	a.Body = l.stmts(d.Body.Stmts)
+	return a
+}
+
+func (l *lowerer) parser(d *ParserDecl) *ir.Parser {
+	p := &ir.Parser{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
+	l.parsers[d] = p
+	if len(d.CtorParams) > 0 {
+		l.unsupported(d.Name, "constructor parameters of a parser")
+	}
+	for _, local := range d.Locals {
+		switch x := local.(type) {
+		case *VarDecl:
+			p.Locals = append(p.Locals, l.localVar(x))
+		case *Instance:
+			if inst := l.instance(x); inst != nil {
+				p.Instances = append(p.Instances, inst)
+			}
+		case *ValueSetDecl:
+			vs := &ir.ValueSet{Name: x.Name.Name, Elem: l.typ(l.c.TypeOf[x.Elem]), Span: x.Span()}
+			if v, ok := l.c.Values[x.Size].(*big.Int); ok {
+				vs.Size = int(v.Int64())
+			}
+			l.valueSets[x] = vs
+			p.ValueSets = append(p.ValueSets, vs)
+		}
+	}
+	for _, s := range d.States {
+		p.States = append(p.States, l.state(s))
+	}
+	return p
+}
+
+// localVar lowers a variable declared among a block's locals; its
+// initializer, if any, becomes part of the block (see stmts).
+func (l *lowerer) localVar(d *VarDecl) *ir.Var {
+	v := &ir.Var{Name: d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
+	l.vars[d] = v
+	if d.Init != nil {
+		l.unsupported(d.Init, "initializers of parser and control locals; initialize them in a state or in apply")
+	}
+	return v
+}
+
+func (l *lowerer) state(s *ParserState) *ir.State {
+	st := &ir.State{Name: s.Name.Name, Body: l.stmts(s.Body), Next: ir.StateReject, Span: s.Span()}
+	if t := s.Transition; t != nil {
+		if t.Next != nil {
+			st.Next = t.Next.Name
+		} else {
+			st.Select = l.selectExpr(t.Select)
+		}
+	}
+	return st
+}
+
+func (l *lowerer) selectExpr(s *SelectExpr) *ir.Select {
+	out := &ir.Select{Span: s.Span()}
+	for _, e := range s.Exprs {
+		out.Exprs = append(out.Exprs, l.expr(e))
+	}
+	for _, sc := range s.Cases {
+		out.Cases = append(out.Cases, &ir.SelectCase{Keys: l.keysets(sc.Keys, len(s.Exprs)), Next: sc.State.Name, Span: sc.Span()})
+	}
+	return out
+}
+
+// keysets lowers the keysets of a select case or entry; a lone default or
+// _ stands for every key.
+func (l *lowerer) keysets(keys []Expr, n int) []*ir.Keyset {
+	if len(keys) == 1 && n > 1 {
+		switch keys[0].(type) {
+		case *DefaultExpr, *DontCareExpr:
+			out := make([]*ir.Keyset, n)
+			for i := range out {
+				out[i] = &ir.Keyset{Kind: ir.KeysetDefault}
+			}
+			return out
+		}
+	}
+	var out []*ir.Keyset
+	for _, k := range keys {
+		out = append(out, l.keyset(k))
+	}
+	return out
+}
+
+func (l *lowerer) keyset(k Expr) *ir.Keyset {
+	switch k := k.(type) {
+	case *DefaultExpr, *DontCareExpr:
+		return &ir.Keyset{Kind: ir.KeysetDefault}
+	case *MaskExpr:
+		return &ir.Keyset{Kind: ir.KeysetMask, Value: l.constInt(k.Value), Mask: l.constInt(k.Mask)}
+	case *RangeExpr:
+		return &ir.Keyset{Kind: ir.KeysetRange, Value: l.constInt(k.Lo), Hi: l.constInt(k.Hi)}
+	case *NameExpr:
+		if sym := l.c.Uses[k]; sym != nil && sym.Kind == SymValueSet {
+			return &ir.Keyset{Kind: ir.KeysetValueSet, ValueSet: l.valueSets[sym.Decl.(*ValueSetDecl)]}
+		}
+	}
+	return &ir.Keyset{Kind: ir.KeysetExact, Value: l.constInt(k)}
+}
+
+// constInt returns the integer value of a constant keyset expression (enum
+// and error members become their index or value).
+func (l *lowerer) constInt(e Expr) *big.Int {
+	switch v := l.c.Values[e].(type) {
+	case *big.Int:
+		return v
+	case bool:
+		if v {
+			return big.NewInt(1)
+		}
+		return big.NewInt(0)
+	case enumMember:
+		if val, ok := v.Enum.Values[v.Name]; ok {
+			return val
+		}
+		for i, m := range v.Enum.Members {
+			if m == v.Name {
+				return big.NewInt(int64(i))
+			}
+		}
+	case errorMember:
+		for i, m := range l.c.Errors {
+			if m == string(v) {
+				return big.NewInt(int64(i))
+			}
+		}
+	}
+	return big.NewInt(0)
+}
+
+func (l *lowerer) control(d *ControlDecl) *ir.Control {
+	c := &ir.Control{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
+	l.controls[d] = c
+	if len(d.CtorParams) > 0 {
+		l.unsupported(d.Name, "constructor parameters of a control")
+	}
+	for _, local := range d.Locals {
+		switch x := local.(type) {
+		case *VarDecl:
+			c.Locals = append(c.Locals, l.localVar(x))
+		case *Instance:
+			if inst := l.instance(x); inst != nil {
+				c.Instances = append(c.Instances, inst)
+			}
+		case *ActionDecl:
+			c.Actions = append(c.Actions, l.action(x))
+		case *TableDecl:
+			c.Tables = append(c.Tables, l.table(x))
+		}
+	}
+	c.Body = l.stmts(d.Apply.Stmts)
+	return c
+}
+
+func (l *lowerer) table(d *TableDecl) *ir.Table {
+	t := &ir.Table{Name: d.Name.Name, Span: d.Span()}
+	l.tables[d] = t
+	var entries *TableProp
+	for _, p := range d.Props {
+		switch p.Name.Name {
+		case "key":
+			for _, k := range p.Keys {
+				key := &ir.Key{Expr: l.expr(k.Expr), Match: k.Match.Name, Name: exprText(k.Expr)}
+				if a := k.Annos.Find("name"); a != nil && len(a.Exprs) == 1 {
+					if s, ok := a.Exprs[0].(*StringLit); ok {
+						key.Name = s.Value
+					}
+				}
+				t.Keys = append(t.Keys, key)
+			}
+		case "actions":
+			for _, ar := range p.Actions {
+				if call := l.actionRef(ar, ar); call != nil {
+					t.Actions = append(t.Actions, &ir.ActionRef{Action: call.Action, Args: call.Args})
+				}
+			}
+		case "default_action":
+			if ar := exprToActionRef(p.Value); ar != nil {
+				t.Default = l.actionRef(p.Value, ar)
+				t.DefaultConst = p.Const
+			}
+		case "size":
+			if v, ok := l.c.Values[p.Value].(*big.Int); ok {
+				t.Size = int(v.Int64())
+			}
+		case "entries":
+			entries = p
+		}
+	}
+	if t.Default == nil {
+		if sym := l.c.Globals.Lookup("NoAction"); sym != nil {
+			if at, ok := sym.Type.(*ActionType); ok {
+				t.Default = &ir.ActionCall{Action: l.action(at.Decl)}
+			}
+		}
+	}
+	if entries != nil {
+		for i, e := range entries.Entries {
+			entry := &ir.Entry{Keys: l.keysets(e.Keys, len(t.Keys)), Action: l.actionRef(e.Action, e.Action), Priority: i, Span: e.Span()}
+			if v, ok := l.c.Values[e.Priority].(*big.Int); ok && e.Priority != nil {
+				entry.Priority = int(v.Int64())
+			}
+			t.Entries = append(t.Entries, entry)
+		}
+	}
+	return t
+}
+
+// actionRef lowers an action reference with the arguments written there;
+// key is what the checker recorded the resolution under.
+func (l *lowerer) actionRef(key Node, ar *ActionRef) *ir.ActionCall {
+	decl := l.c.ActionOf[key]
+	if decl == nil {
+		return nil
+	}
+	call := &ir.ActionCall{Action: l.action(decl)}
+	for _, a := range ar.Args {
+		if a.Value != nil {
+			call.Args = append(call.Args, l.expr(a.Value))
+		}
+	}
+	return call
+}
+
+// exprText prints a key expression the way the control plane names keys.
+func exprText(e Expr) string {
+	switch e := e.(type) {
+	case *NameExpr:
+		return e.Name
+	case *MemberExpr:
+		return exprText(e.X) + "." + e.Name.Name
+	case *IndexExpr:
+		return exprText(e.X) + "[" + exprText(e.Index) + "]"
+	case *IntLit:
+		return e.Text
+	case *SliceExpr:
+		return exprText(e.X) + "[" + exprText(e.Hi) + ":" + exprText(e.Lo) + "]"
+	case *CallExpr:
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			if a.Value != nil {
+				args[i] = exprText(a.Value)
+			}
+		}
+		return exprText(e.Fn) + "(" + strings.Join(args, ", ") + ")"
+	}
+	return "key"
+}
+
+// pipeline binds the main package's arguments to the lowered blocks.
+func (l *lowerer) pipeline(main *Instance) {
+	t, ok := l.c.TypeOf[main.Type].(*ObjectType)
+	if !ok {
+		return
+	}
+	if t.Name == "V1Switch" {
+		l.prog.Arch = "v1model"
+	}
+	pkg, ok := t.Decl.(*PackageDecl)
+	if !ok {
+		return
+	}
+	for i, a := range main.Args {
+		if a.Value == nil || i >= len(pkg.Params) {
+			continue
+		}
+		call, ok := a.Value.(*CallExpr)
+		if !ok {
+			continue
+		}
+		obj, ok := l.c.Types[call].(*ObjectType)
+		if !ok {
+			continue
+		}
+		block := &ir.PipeBlock{Param: pkg.Params[i].Name.Name}
+		switch d := obj.Decl.(type) {
+		case *ParserDecl:
+			block.Parser = l.parsers[d]
+		case *ControlDecl:
+			block.Control = l.controls[d]
+		}
+		l.prog.Pipeline = append(l.prog.Pipeline, block)
+	}
+}

@@ -1,0 +1,400 @@
+package frontend
+
+import (
+	"math/big"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// expr lowers a checked expression. Compile-time constants become ir.Const
+// (this is where constant folding lands); everything else keeps its shape.
+func (l *lowerer) expr(e Expr) ir.Expr {
+	t := l.c.Types[e]
+	sp := ir.Pos{Sp: e.Span()}
+	if v, ok := l.c.Values[e]; ok {
+		if c := l.constant(v, t, sp); c != nil {
+			return c
+		}
+	}
+	switch e := e.(type) {
+	case *NameExpr:
+		return l.name(e, sp)
+	case *MemberExpr:
+		return l.member(e, sp)
+	case *IndexExpr:
+		x := l.expr(e.X)
+		if _, ok := x.Type().(*ir.Stack); ok {
+			return &ir.StackElem{Pos: sp, X: x, Index: l.expr(e.Index)}
+		}
+	case *SliceExpr:
+		hi, lo := l.constInt(e.Hi), l.constInt(e.Lo)
+		return &ir.Slice{Pos: sp, X: l.expr(e.X), Hi: int(hi.Int64()), Lo: int(lo.Int64())}
+	case *CallExpr:
+		return l.callExpr(e, sp)
+	case *UnaryExpr:
+		if e.Op == "+" {
+			return l.expr(e.X)
+		}
+		return &ir.Unary{Pos: sp, Op: e.Op, X: l.expr(e.X), T: l.typ(t)}
+	case *BinaryExpr:
+		x, y := l.expr(e.X), l.expr(e.Y)
+		if e.Op != "<<" && e.Op != ">>" && e.Op != "++" {
+			x, y = l.operand(e.X, x), l.operand(e.Y, y)
+		}
+		return &ir.Binary{Pos: sp, Op: e.Op, X: x, Y: y, T: l.typ(t)}
+	case *CastExpr:
+		return &ir.Cast{Pos: sp, T: l.typ(t), X: l.expr(e.X)}
+	case *CondExpr:
+		return &ir.Cond{Pos: sp, C: l.expr(e.Cond), Then: l.expr(e.Then), Else: l.expr(e.Else)}
+	case *ListExpr:
+		list := &ir.List{Pos: sp, T: l.typ(t)}
+		for _, x := range e.Elems {
+			list.Elems = append(list.Elems, l.expr(x))
+		}
+		return list
+	case *StructExpr:
+		return l.structLit(e, t, sp)
+	}
+	l.unsupported(e, "this expression")
+	return ir.BoolConst(false, e.Span())
+}
+
+// operand inserts the cast the checker applied implicitly when a
+// serializable enum met its underlying type.
+func (l *lowerer) operand(e Expr, x ir.Expr) ir.Expr {
+	want := l.typ(l.c.Types[e])
+	if _, isEnum := x.Type().(*ir.Enum); isEnum {
+		if _, isBits := want.(*ir.Bits); isBits {
+			return &ir.Cast{Pos: ir.Pos{Sp: e.Span()}, T: want, X: x}
+		}
+	}
+	return x
+}
+
+// constant turns a folded value into an IR constant, or nil when the value
+// has no IR constant form (strings stay StringConst, tuples stay lists).
+func (l *lowerer) constant(v any, t Type, sp ir.Pos) ir.Expr {
+	switch v := v.(type) {
+	case *big.Int:
+		switch t.(type) {
+		case *BitsType, IntType, *NewType:
+			return &ir.Const{Pos: sp, T: l.typ(t), Value: v}
+		}
+	case bool:
+		return ir.BoolConst(v, sp.Sp)
+	case string:
+		return &ir.StringConst{Pos: sp, Value: v}
+	case enumMember:
+		return &ir.EnumConst{Pos: sp, Enum: l.typ(v.Enum).(*ir.Enum), Member: v.Name}
+	case errorMember:
+		return &ir.ErrorConst{Pos: sp, Name: string(v)}
+	}
+	return nil
+}
+
+func (l *lowerer) name(e *NameExpr, sp ir.Pos) ir.Expr {
+	sym := l.c.Uses[e]
+	if sym == nil {
+		l.unsupported(e, "the name %s here", e.Name)
+		return ir.BoolConst(false, e.Span())
+	}
+	switch sym.Kind {
+	case SymVar, SymParam:
+		if v := l.vars[sym.Decl]; v != nil {
+			return &ir.VarRef{Pos: sp, Var: v}
+		}
+	case SymInstance:
+		if inst := l.instances[sym.Decl.(*Instance)]; inst != nil {
+			return &ir.InstanceRef{Pos: sp, Inst: inst}
+		}
+	}
+	l.unsupported(e, "using %s as a value here", e.Name)
+	return ir.BoolConst(false, e.Span())
+}
+
+func (l *lowerer) member(e *MemberExpr, sp ir.Pos) ir.Expr {
+	// t.apply().hit and .miss.
+	if call, ok := e.X.(*CallExpr); ok {
+		if _, ok := l.c.Types[call].(*ApplyResultType); ok {
+			table := l.appliedTable(call)
+			if e.Name.Name == "action_run" {
+				l.unsupported(e, "action_run outside a switch statement")
+			}
+			return &ir.TableHit{Pos: sp, Table: table, Miss: e.Name.Name == "miss"}
+		}
+	}
+	x := l.expr(e.X)
+	switch xt := x.Type().(type) {
+	case *ir.Struct:
+		f, i := xt.Field(e.Name.Name)
+		if f != nil {
+			return &ir.Member{Pos: sp, X: x, Name: e.Name.Name, Index: i, T: f.Type}
+		}
+	case *ir.Stack:
+		return &ir.StackOp{Pos: sp, X: x, Op: e.Name.Name, T: l.typ(l.c.Types[e])}
+	}
+	l.unsupported(e, "member %s here", e.Name.Name)
+	return ir.BoolConst(false, e.Span())
+}
+
+// appliedTable returns the table of t.apply().
+func (l *lowerer) appliedTable(call *CallExpr) *ir.Table {
+	m, ok := call.Fn.(*MemberExpr)
+	if !ok {
+		return nil
+	}
+	if tt, ok := l.c.Types[m.X].(*TableType); ok {
+		return l.tables[tt.Decl]
+	}
+	return nil
+}
+
+func (l *lowerer) structLit(e *StructExpr, t Type, sp ir.Pos) ir.Expr {
+	st, ok := t.(*StructType)
+	if !ok {
+		l.unsupported(e, "a struct expression whose type is not known")
+		return ir.BoolConst(false, e.Span())
+	}
+	list := &ir.List{Pos: sp, T: l.typ(st)}
+	for _, f := range st.Fields {
+		for _, kv := range e.Fields {
+			if kv.Key.Name == f.Name {
+				list.Elems = append(list.Elems, l.expr(kv.Value))
+			}
+		}
+	}
+	return list
+}
+
+// callExpr lowers a call used as a value.
+func (l *lowerer) callExpr(e *CallExpr, sp ir.Pos) ir.Expr {
+	ft, ok := l.c.Types[e.Fn].(*FuncType)
+	if ok && ft.Builtin == "isValid" {
+		return &ir.IsValid{Pos: sp, X: l.expr(ft.Self)}
+	}
+	call := l.call(e)
+	if call == nil {
+		return ir.BoolConst(false, e.Span())
+	}
+	return call
+}
+
+// call lowers a call of an extern method, extern function or function.
+func (l *lowerer) call(e *CallExpr) *ir.Call {
+	ft, ok := l.c.Types[e.Fn].(*FuncType)
+	if !ok || len(ft.Protos) == 0 {
+		l.unsupported(e, "this call")
+		return nil
+	}
+	out := &ir.Call{Pos: ir.Pos{Sp: e.Span()}, T: l.typ(l.c.Types[e])}
+	if _, void := l.c.Types[e].(VoidType); void {
+		out.T = nil
+	}
+	proto := ft.Protos[0]
+	for _, p := range ft.Protos {
+		if arityFits(p.Params, e.Args) {
+			proto = p
+			break
+		}
+	}
+	switch {
+	case ft.Self != nil:
+		out.Callee = ir.Callee{Recv: l.expr(ft.Self), Method: ft.Name}
+	default:
+		sym := l.c.Globals.Lookup(ft.Name)
+		if sym != nil {
+			if fd, ok := sym.Decl.(*FuncDecl); ok {
+				out.Callee = ir.Callee{Func: l.funcs[fd]}
+				break
+			}
+		}
+		out.Callee = ir.Callee{Extern: ft.Name}
+	}
+	for _, ta := range e.TypeArgs {
+		out.Callee.TypeArgs = append(out.Callee.TypeArgs, l.typ(l.c.TypeOf[ta]))
+	}
+	ordered := make([]*Arg, len(proto.Params))
+	for i, a := range e.Args {
+		if a.Name == nil {
+			ordered[i] = a
+			continue
+		}
+		for j, p := range proto.Params {
+			if p.Name.Name == a.Name.Name {
+				ordered[j] = a
+			}
+		}
+	}
+	for i, p := range proto.Params {
+		arg := &ir.Arg{Dir: ir.Direction(p.Dir), Name: p.Name.Name}
+		if a := ordered[i]; a != nil && a.Value != nil {
+			arg.Value = l.expr(a.Value)
+		} else if a == nil && p.Default != nil {
+			arg.Value = l.expr(p.Default)
+		}
+		out.Args = append(out.Args, arg)
+	}
+	return out
+}
+
+// ------------------------------------------------------------------ statements
+
+func (l *lowerer) stmts(ss []Stmt) []ir.Stmt {
+	var out []ir.Stmt
+	for _, s := range ss {
+		out = append(out, l.stmt(s)...)
+	}
+	return out
+}
+
+// body lowers a nested statement (a branch or loop body) to a list.
+func (l *lowerer) body(s Stmt) []ir.Stmt {
+	if b, ok := s.(*BlockStmt); ok && b.Annos.Find("atomic") == nil {
+		return l.stmts(b.Stmts)
+	}
+	return l.stmt(s)
+}
+
+func (l *lowerer) stmt(s Stmt) []ir.Stmt {
+	sp := ir.Pos{Sp: s.Span()}
+	switch s := s.(type) {
+	case *AssignStmt:
+		lhs := l.expr(s.LHS)
+		var rhs ir.Expr
+		if s.Op == "" {
+			rhs = l.operand(s.RHS, l.expr(s.RHS))
+		} else {
+			rhs = &ir.Binary{Pos: sp, Op: s.Op, X: l.expr(s.LHS), Y: l.expr(s.RHS), T: lhs.Type()}
+		}
+		return []ir.Stmt{&ir.Assign{Pos: sp, LHS: lhs, RHS: rhs}}
+	case *CallStmt:
+		return l.callStmt(s.Call, sp)
+	case *IfStmt:
+		st := &ir.If{Pos: sp, Cond: l.expr(s.Cond), Then: l.body(s.Then)}
+		if s.Else != nil {
+			st.Else = l.body(s.Else)
+		}
+		return []ir.Stmt{st}
+	case *BlockStmt:
+		return []ir.Stmt{&ir.Block{Pos: sp, Body: l.stmts(s.Stmts), Atomic: s.Annos.Find("atomic") != nil}}
+	case *ExitStmt:
+		return []ir.Stmt{&ir.Exit{Pos: sp}}
+	case *ReturnStmt:
+		r := &ir.Return{Pos: sp}
+		if s.Value != nil {
+			r.Value = l.expr(s.Value)
+		}
+		return []ir.Stmt{r}
+	case *EmptyStmt:
+		return nil
+	case *BreakStmt:
+		return []ir.Stmt{&ir.Break{Pos: sp}}
+	case *ContinueStmt:
+		return []ir.Stmt{&ir.Continue{Pos: sp}}
+	case *SwitchStmt:
+		return []ir.Stmt{l.switchStmt(s, sp)}
+	case *ForStmt:
+		f := &ir.For{Pos: sp, Init: l.stmts(s.Init), Update: l.stmts(s.Update), Body: l.body(s.Body)}
+		if s.Cond != nil {
+			f.Cond = l.expr(s.Cond)
+		}
+		return []ir.Stmt{f}
+	case *DeclStmt:
+		switch d := s.Decl.(type) {
+		case *VarDecl:
+			v := &ir.Var{Name: d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
+			l.vars[d] = v
+			decl := &ir.Declare{Pos: sp, Var: v}
+			if d.Init != nil {
+				decl.Init = l.operand(d.Init, l.expr(d.Init))
+			}
+			return []ir.Stmt{decl}
+		case *ConstDecl:
+			return nil // constants are folded into their uses
+		}
+	}
+	l.unsupported(s, "this statement")
+	return nil
+}
+
+// callStmt lowers a call statement by what it calls.
+func (l *lowerer) callStmt(e *CallExpr, sp ir.Pos) []ir.Stmt {
+	switch ft := l.c.Types[e.Fn].(type) {
+	case *ActionType:
+		call := &ir.ActionCall{Action: l.action(ft.Decl)}
+		for _, a := range e.Args {
+			call.Args = append(call.Args, l.expr(a.Value))
+		}
+		return []ir.Stmt{&ir.CallAction{Pos: sp, Call: call}}
+	case *FuncType:
+		switch ft.Builtin {
+		case "setValid", "setInvalid":
+			return []ir.Stmt{&ir.SetValid{Pos: sp, X: l.expr(ft.Self), Valid: ft.Builtin == "setValid"}}
+		case "push_front", "pop_front":
+			n := l.constInt(e.Args[0].Value)
+			return []ir.Stmt{&ir.StackShift{Pos: sp, X: l.expr(ft.Self), Count: int(n.Int64()), Push: ft.Builtin == "push_front"}}
+		case "apply":
+			if tt, ok := l.c.Types[ft.Self].(*TableType); ok {
+				return []ir.Stmt{&ir.ApplyTable{Pos: sp, Table: l.tables[tt.Decl]}}
+			}
+			l.unsupported(e, "applying a sub-parser or sub-control")
+			return nil
+		case "isValid":
+			return nil // a value nobody reads
+		}
+		if call := l.call(e); call != nil {
+			return []ir.Stmt{&ir.CallStmt{Pos: sp, Call: call}}
+		}
+		return nil
+	}
+	l.unsupported(e, "this call statement")
+	return nil
+}
+
+func (l *lowerer) switchStmt(s *SwitchStmt, sp ir.Pos) ir.Stmt {
+	if _, ok := l.c.Types[s.X].(*ActionRunType); ok {
+		out := &ir.SwitchAction{Pos: sp}
+		if m, ok := s.X.(*MemberExpr); ok {
+			if call, ok := m.X.(*CallExpr); ok {
+				out.Table = l.appliedTable(call)
+			}
+		}
+		var pending []*ir.Action
+		for _, cs := range s.Cases {
+			ac := &ir.ActionCase{}
+			if cs.Label == nil {
+				ac.Default = true
+			} else if n, ok := cs.Label.(*NameExpr); ok {
+				if sym := l.c.Uses[n]; sym != nil {
+					if at, ok := sym.Type.(*ActionType); ok {
+						pending = append(pending, l.action(at.Decl))
+					}
+				}
+			}
+			if cs.Body == nil {
+				continue // falls through: its label joins the next case
+			}
+			ac.Actions, pending = pending, nil
+			ac.Body = l.stmts(cs.Body.Stmts)
+			out.Cases = append(out.Cases, ac)
+		}
+		return out
+	}
+	out := &ir.Switch{Pos: sp, X: l.expr(s.X)}
+	var pending []ir.Expr
+	for _, cs := range s.Cases {
+		sc := &ir.SwitchCase{}
+		if cs.Label == nil {
+			sc.Default = true
+		} else {
+			pending = append(pending, l.expr(cs.Label))
+		}
+		if cs.Body == nil {
+			continue
+		}
+		sc.Values, pending = pending, nil
+		sc.Body = l.stmts(cs.Body.Stmts)
+		out.Cases = append(out.Cases, sc)
+	}
+	return out
+}

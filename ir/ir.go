@@ -1,0 +1,291 @@
+// Package ir is the program every phase of p4hls shares: types with widths,
+// headers, registers, tables, actions, parsers and controls as structured
+// statements, and @atomic blocks. The frontend builds it; transform
+// rewrites it; interp runs it; synth and the backends read it.
+//
+// Names are resolved: a variable reference points at its *Var, a table
+// application at its *Table, an action call at its *Action. Every node has
+// the Span of the source it came from, for diagnostics in later phases.
+package ir
+
+import (
+	"math/big"
+
+	"github.com/p4hls/p4hls/diag"
+)
+
+// Program is a whole P4 program.
+type Program struct {
+	// Arch is the architecture of the main package ("v1model"), or "" when
+	// the program has no main instance of a known architecture.
+	Arch string
+	// Types holds the named types (headers, structs, unions, enums) in
+	// declaration order.
+	Types []Type
+	// Errors is the error enumeration, in declaration order.
+	Errors    []string
+	Parsers   []*Parser
+	Controls  []*Control
+	Functions []*Function
+	// Actions and Instances declared at the top level (NoAction, global
+	// registers).
+	Actions   []*Action
+	Instances []*Instance
+	// Pipeline is the main package's blocks in the order packets traverse
+	// them (for v1model: parser, verify checksum, ingress, egress, compute
+	// checksum, deparser).
+	Pipeline []*PipeBlock
+}
+
+// PipeBlock is one block of the main package: a parser or a control, with the
+// name of the package parameter it is bound to (p, vr, ig, ...).
+type PipeBlock struct {
+	Param   string
+	Parser  *Parser
+	Control *Control
+}
+
+// Control finds a control by name.
+func (p *Program) Control(name string) *Control {
+	for _, c := range p.Controls {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Parser finds a parser by name.
+func (p *Program) Parser(name string) *Parser {
+	for _, x := range p.Parsers {
+		if x.Name == name {
+			return x
+		}
+	}
+	return nil
+}
+
+// Direction is a parameter's direction.
+type Direction int
+
+const (
+	DirNone Direction = iota // action data, constructor arguments
+	DirIn
+	DirOut
+	DirInOut
+)
+
+func (d Direction) String() string { return [...]string{"", "in", "out", "inout"}[d] }
+
+// Var is a parameter or a variable.
+type Var struct {
+	Name string
+	Type Type
+	Dir  Direction
+	Span diag.Span
+}
+
+// Instance is an extern object instantiated in a parser or control:
+// register<bit<32>, bit<32>>(1024) r;
+type Instance struct {
+	Name string
+	Type *Extern
+	// Args are the constructor arguments, all compile-time constants.
+	Args []Expr
+	Span diag.Span
+}
+
+// Parser is a parser with its states. State "start" is first; "accept" and
+// "reject" are implicit.
+type Parser struct {
+	Name      string
+	Params    []*Var
+	Locals    []*Var
+	Instances []*Instance
+	ValueSets []*ValueSet
+	States    []*State
+	Span      diag.Span
+}
+
+// State finds a state by name.
+func (p *Parser) State(name string) *State {
+	for _, s := range p.States {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Names of the built-in parser states.
+const (
+	StateAccept = "accept"
+	StateReject = "reject"
+)
+
+// State is one parser state.
+type State struct {
+	Name string
+	Body []Stmt
+	// Next is the state to go to when Select is nil ("accept", "reject" or a
+	// declared state; "reject" when the state has no transition).
+	Next   string
+	Select *Select
+	Span   diag.Span
+}
+
+// Select is transition select(Exprs) { Cases }.
+type Select struct {
+	Exprs []Expr
+	Cases []*SelectCase
+	Span  diag.Span
+}
+
+// SelectCase matches one keyset per select expression.
+type SelectCase struct {
+	Keys []*Keyset
+	Next string
+	Span diag.Span
+}
+
+// KeysetKind says how a keyset matches.
+type KeysetKind int
+
+const (
+	KeysetExact    KeysetKind = iota // Value
+	KeysetMask                       // Value &&& Mask
+	KeysetRange                      // Value .. Hi
+	KeysetDefault                    // default or _
+	KeysetValueSet                   // a value_set
+)
+
+// Keyset is one keyset of a select case or a const table entry.
+type Keyset struct {
+	Kind     KeysetKind
+	Value    *big.Int
+	Mask     *big.Int
+	Hi       *big.Int
+	ValueSet *ValueSet
+}
+
+// ValueSet is a parser value_set, filled by the control plane.
+type ValueSet struct {
+	Name string
+	Elem Type
+	Size int
+	Span diag.Span
+}
+
+// Control is a control block: its locals, actions, tables and apply body.
+type Control struct {
+	Name      string
+	Params    []*Var
+	Locals    []*Var
+	Instances []*Instance
+	Actions   []*Action
+	Tables    []*Table
+	Body      []Stmt
+	Span      diag.Span
+}
+
+// Table finds a table by name.
+func (c *Control) Table(name string) *Table {
+	for _, t := range c.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Action finds an action by name.
+func (c *Control) Action(name string) *Action {
+	for _, a := range c.Actions {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Action is an action: parameters with directions come first, then the
+// directionless ones (action data from the table entry).
+type Action struct {
+	Name   string
+	Params []*Var
+	Body   []Stmt
+	Span   diag.Span
+}
+
+// Data returns the directionless parameters (the entry's action data).
+func (a *Action) Data() []*Var {
+	var out []*Var
+	for _, p := range a.Params {
+		if p.Dir == DirNone {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Match kinds of table keys.
+const (
+	MatchExact    = "exact"
+	MatchTernary  = "ternary"
+	MatchLPM      = "lpm"
+	MatchRange    = "range"
+	MatchOptional = "optional"
+)
+
+// Table is a match-action table.
+type Table struct {
+	Name    string
+	Keys    []*Key
+	Actions []*ActionRef
+	// Default is the default action (NoAction when none was given).
+	Default      *ActionCall
+	DefaultConst bool
+	// Entries are the const entries, in priority order (first wins).
+	Entries []*Entry
+	// Size is the declared size, or 0 when none was given.
+	Size int
+	Span diag.Span
+}
+
+// Key is one key of a table.
+type Key struct {
+	Expr  Expr
+	Match string
+	// Name is the control-plane name of the key (its @name or its text).
+	Name string
+}
+
+// ActionRef is an action a table may run, with its directional arguments
+// bound.
+type ActionRef struct {
+	Action *Action
+	Args   []Expr
+}
+
+// ActionCall is an action with all its arguments.
+type ActionCall struct {
+	Action *Action
+	Args   []Expr
+}
+
+// Entry is one const entry of a table.
+type Entry struct {
+	Keys     []*Keyset
+	Action   *ActionCall
+	Priority int // explicit priority, or the entry's position when none was given
+	Span     diag.Span
+}
+
+// Function is a function with a body.
+type Function struct {
+	Name   string
+	Return Type // nil for void
+	Params []*Var
+	Body   []Stmt
+	Span   diag.Span
+}

@@ -1,0 +1,447 @@
+package ir
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Print writes p in a P4-like text form: every type is explicit, constants
+// carry their type (8w5), and names are resolved. It is the form of IR
+// dumps and golden files; it is deterministic.
+func Print(w io.Writer, p *Program) {
+	pr := &printer{w: w}
+	pr.program(p)
+}
+
+// String prints p to a string.
+func (p *Program) String() string {
+	var b strings.Builder
+	Print(&b, p)
+	return b.String()
+}
+
+type printer struct {
+	w      io.Writer
+	indent int
+}
+
+func (p *printer) line(format string, args ...any) {
+	fmt.Fprintf(p.w, "%s%s\n", strings.Repeat("    ", p.indent), fmt.Sprintf(format, args...))
+}
+
+func (p *printer) program(prog *Program) {
+	if prog.Arch != "" {
+		p.line("// architecture %s", prog.Arch)
+	}
+	if len(prog.Errors) > 0 {
+		p.line("error { %s }", strings.Join(prog.Errors, ", "))
+	}
+	for _, t := range prog.Types {
+		p.typeDecl(t)
+	}
+	for _, inst := range prog.Instances {
+		p.instance(inst)
+	}
+	for _, a := range prog.Actions {
+		p.action(a)
+	}
+	for _, f := range prog.Functions {
+		p.function(f)
+	}
+	for _, x := range prog.Parsers {
+		p.parser(x)
+	}
+	for _, c := range prog.Controls {
+		p.control(c)
+	}
+	if len(prog.Pipeline) > 0 {
+		var parts []string
+		for _, b := range prog.Pipeline {
+			name := "?"
+			if b.Parser != nil {
+				name = b.Parser.Name
+			} else if b.Control != nil {
+				name = b.Control.Name
+			}
+			parts = append(parts, b.Param+"="+name)
+		}
+		p.line("pipeline(%s);", strings.Join(parts, ", "))
+	}
+}
+
+func (p *printer) typeDecl(t Type) {
+	switch t := t.(type) {
+	case *Struct:
+		p.line("%s %s {", [...]string{"struct", "header", "header_union"}[t.Kind], t.Name)
+		p.indent++
+		for _, f := range t.Fields {
+			p.line("%s %s;", f.Type, f.Name)
+		}
+		p.indent--
+		p.line("}")
+	case *Enum:
+		if t.Underlying == nil {
+			p.line("enum %s { %s }", t.Name, strings.Join(t.Members, ", "))
+			return
+		}
+		parts := make([]string, len(t.Members))
+		for i, m := range t.Members {
+			parts[i] = fmt.Sprintf("%s = %s", m, t.Values[i])
+		}
+		p.line("enum %s %s { %s }", t.Underlying, t.Name, strings.Join(parts, ", "))
+	}
+}
+
+func params(vs []*Var) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		if v.Dir != DirNone {
+			parts[i] = fmt.Sprintf("%s %s %s", v.Dir, v.Type, v.Name)
+		} else {
+			parts[i] = fmt.Sprintf("%s %s", v.Type, v.Name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (p *printer) instance(inst *Instance) {
+	p.line("%s(%s) %s;", inst.Type, exprList(inst.Args), inst.Name)
+}
+
+func (p *printer) action(a *Action) {
+	p.line("action %s(%s) {", a.Name, params(a.Params))
+	p.block(a.Body)
+	p.line("}")
+}
+
+func (p *printer) function(f *Function) {
+	ret := "void"
+	if f.Return != nil {
+		ret = f.Return.String()
+	}
+	p.line("%s %s(%s) {", ret, f.Name, params(f.Params))
+	p.block(f.Body)
+	p.line("}")
+}
+
+func (p *printer) parser(x *Parser) {
+	p.line("parser %s(%s) {", x.Name, params(x.Params))
+	p.indent++
+	for _, v := range x.Locals {
+		p.line("%s %s;", v.Type, v.Name)
+	}
+	for _, inst := range x.Instances {
+		p.instance(inst)
+	}
+	for _, vs := range x.ValueSets {
+		p.line("value_set<%s>(%d) %s;", vs.Elem, vs.Size, vs.Name)
+	}
+	for _, s := range x.States {
+		p.line("state %s {", s.Name)
+		p.block(s.Body)
+		p.indent++
+		if s.Select == nil {
+			p.line("transition %s;", s.Next)
+		} else {
+			p.line("transition select(%s) {", exprList(s.Select.Exprs))
+			p.indent++
+			for _, c := range s.Select.Cases {
+				p.line("%s: %s;", keysets(c.Keys), c.Next)
+			}
+			p.indent--
+			p.line("}")
+		}
+		p.indent--
+		p.line("}")
+	}
+	p.indent--
+	p.line("}")
+}
+
+func keysets(ks []*Keyset) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = k.String()
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// String prints a keyset as P4 writes it.
+func (k *Keyset) String() string {
+	switch k.Kind {
+	case KeysetMask:
+		return fmt.Sprintf("0x%x &&& 0x%x", k.Value, k.Mask)
+	case KeysetRange:
+		return fmt.Sprintf("%s .. %s", k.Value, k.Hi)
+	case KeysetDefault:
+		return "default"
+	case KeysetValueSet:
+		return k.ValueSet.Name
+	}
+	return k.Value.String()
+}
+
+func (p *printer) control(c *Control) {
+	p.line("control %s(%s) {", c.Name, params(c.Params))
+	p.indent++
+	for _, v := range c.Locals {
+		p.line("%s %s;", v.Type, v.Name)
+	}
+	for _, inst := range c.Instances {
+		p.instance(inst)
+	}
+	for _, a := range c.Actions {
+		p.action(a)
+	}
+	for _, t := range c.Tables {
+		p.table(t)
+	}
+	p.line("apply {")
+	p.block(c.Body)
+	p.line("}")
+	p.indent--
+	p.line("}")
+}
+
+func (p *printer) table(t *Table) {
+	p.line("table %s {", t.Name)
+	p.indent++
+	if len(t.Keys) > 0 {
+		var keys []string
+		for _, k := range t.Keys {
+			keys = append(keys, fmt.Sprintf("%s: %s", Format(k.Expr), k.Match))
+		}
+		p.line("key = { %s; }", strings.Join(keys, "; "))
+	}
+	var acts []string
+	for _, a := range t.Actions {
+		if len(a.Args) > 0 {
+			acts = append(acts, fmt.Sprintf("%s(%s)", a.Action.Name, exprList(a.Args)))
+		} else {
+			acts = append(acts, a.Action.Name)
+		}
+	}
+	p.line("actions = { %s; }", strings.Join(acts, "; "))
+	if t.Default != nil {
+		c := ""
+		if t.DefaultConst {
+			c = "const "
+		}
+		p.line("%sdefault_action = %s(%s);", c, t.Default.Action.Name, exprList(t.Default.Args))
+	}
+	if t.Size > 0 {
+		p.line("size = %d;", t.Size)
+	}
+	if len(t.Entries) > 0 {
+		p.line("const entries = {")
+		p.indent++
+		for _, e := range t.Entries {
+			p.line("priority=%d %s: %s(%s);", e.Priority, keysets(e.Keys), e.Action.Action.Name, exprList(e.Action.Args))
+		}
+		p.indent--
+		p.line("}")
+	}
+	p.indent--
+	p.line("}")
+}
+
+func (p *printer) block(ss []Stmt) {
+	p.indent++
+	for _, s := range ss {
+		p.stmt(s)
+	}
+	p.indent--
+}
+
+func (p *printer) stmt(s Stmt) {
+	switch s := s.(type) {
+	case *Assign:
+		p.line("%s = %s;", Format(s.LHS), Format(s.RHS))
+	case *If:
+		p.line("if (%s) {", Format(s.Cond))
+		p.block(s.Then)
+		if len(s.Else) > 0 {
+			p.line("} else {")
+			p.block(s.Else)
+		}
+		p.line("}")
+	case *Block:
+		if s.Atomic {
+			p.line("@atomic {")
+		} else {
+			p.line("{")
+		}
+		p.block(s.Body)
+		p.line("}")
+	case *Declare:
+		if s.Init != nil {
+			p.line("%s %s = %s;", s.Var.Type, s.Var.Name, Format(s.Init))
+		} else {
+			p.line("%s %s;", s.Var.Type, s.Var.Name)
+		}
+	case *CallAction:
+		p.line("%s(%s);", s.Call.Action.Name, exprList(s.Call.Args))
+	case *ApplyTable:
+		p.line("%s.apply();", s.Table.Name)
+	case *SwitchAction:
+		p.line("switch (%s.apply().action_run) {", s.Table.Name)
+		p.indent++
+		for _, c := range s.Cases {
+			var labels []string
+			for _, a := range c.Actions {
+				labels = append(labels, a.Name)
+			}
+			if c.Default {
+				labels = append(labels, "default")
+			}
+			p.line("%s: {", strings.Join(labels, ": "))
+			p.block(c.Body)
+			p.line("}")
+		}
+		p.indent--
+		p.line("}")
+	case *Switch:
+		p.line("switch (%s) {", Format(s.X))
+		p.indent++
+		for _, c := range s.Cases {
+			labels := []string{}
+			for _, v := range c.Values {
+				labels = append(labels, Format(v))
+			}
+			if c.Default {
+				labels = append(labels, "default")
+			}
+			p.line("%s: {", strings.Join(labels, ": "))
+			p.block(c.Body)
+			p.line("}")
+		}
+		p.indent--
+		p.line("}")
+	case *CallStmt:
+		p.line("%s;", Format(s.Call))
+	case *SetValid:
+		m := "setInvalid"
+		if s.Valid {
+			m = "setValid"
+		}
+		p.line("%s.%s();", Format(s.X), m)
+	case *StackShift:
+		m := "pop_front"
+		if s.Push {
+			m = "push_front"
+		}
+		p.line("%s.%s(%d);", Format(s.X), m, s.Count)
+	case *ApplyBlock:
+		p.line("apply block;")
+	case *Exit:
+		p.line("exit;")
+	case *Return:
+		if s.Value != nil {
+			p.line("return %s;", Format(s.Value))
+		} else {
+			p.line("return;")
+		}
+	case *For:
+		p.line("for (...; %s; ...) {", Format(s.Cond))
+		p.block(s.Init)
+		p.block(s.Body)
+		p.block(s.Update)
+		p.line("}")
+	case *Break:
+		p.line("break;")
+	case *Continue:
+		p.line("continue;")
+	default:
+		p.line("/* %T */", s)
+	}
+}
+
+func exprList(es []Expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = Format(e)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Format prints an expression, fully parenthesized.
+func Format(e Expr) string {
+	if e == nil {
+		return "<nil>"
+	}
+	switch e := e.(type) {
+	case *Const:
+		switch t := e.T.(type) {
+		case *Bits:
+			if t.Signed {
+				return fmt.Sprintf("%ds%s", t.Width, e.Value)
+			}
+			return fmt.Sprintf("%dw%s", t.Width, e.Value)
+		case Bool:
+			return fmt.Sprint(e.Value.Sign() != 0)
+		}
+		return e.Value.String()
+	case *ErrorConst:
+		return "error." + e.Name
+	case *EnumConst:
+		return e.Enum.Name + "." + e.Member
+	case *StringConst:
+		return fmt.Sprintf("%q", e.Value)
+	case *VarRef:
+		return e.Var.Name
+	case *InstanceRef:
+		return e.Inst.Name
+	case *Member:
+		return Format(e.X) + "." + e.Name
+	case *StackElem:
+		return fmt.Sprintf("%s[%s]", Format(e.X), Format(e.Index))
+	case *StackOp:
+		return Format(e.X) + "." + e.Op
+	case *Slice:
+		return fmt.Sprintf("%s[%d:%d]", Format(e.X), e.Hi, e.Lo)
+	case *Unary:
+		return fmt.Sprintf("(%s%s)", e.Op, Format(e.X))
+	case *Binary:
+		return fmt.Sprintf("(%s %s %s)", Format(e.X), e.Op, Format(e.Y))
+	case *Cast:
+		return fmt.Sprintf("((%s) %s)", e.T, Format(e.X))
+	case *Cond:
+		return fmt.Sprintf("(%s ? %s : %s)", Format(e.C), Format(e.Then), Format(e.Else))
+	case *IsValid:
+		return Format(e.X) + ".isValid()"
+	case *List:
+		return "{" + exprList(e.Elems) + "}"
+	case *TableHit:
+		if e.Miss {
+			return e.Table.Name + ".apply().miss"
+		}
+		return e.Table.Name + ".apply().hit"
+	case *Call:
+		var name string
+		switch {
+		case e.Callee.Recv != nil:
+			name = Format(e.Callee.Recv) + "." + e.Callee.Method
+		case e.Callee.Func != nil:
+			name = e.Callee.Func.Name
+		default:
+			name = e.Callee.Extern
+		}
+		if len(e.Callee.TypeArgs) > 0 {
+			name += "<" + joinTypes(e.Callee.TypeArgs) + ">"
+		}
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			if a.Value == nil {
+				args[i] = "_"
+			} else {
+				args[i] = Format(a.Value)
+			}
+		}
+		return name + "(" + strings.Join(args, ", ") + ")"
+	}
+	return fmt.Sprintf("<%T>", e)
+}
