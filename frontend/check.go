@@ -129,9 +129,9 @@ type checker struct {
 
 func newChecker(d *diag.List) *checker {
 	c := &checker{diags: d, out: &Checked{
-		Types:  map[Expr]Type{},
-		Values: map[Expr]any{},
-		Uses:   map[*NameExpr]*Symbol{},
+		Types:    map[Expr]Type{},
+		Values:   map[Expr]any{},
+		Uses:     map[*NameExpr]*Symbol{},
 		TypeOf:   map[TypeExpr]Type{},
 		ActionOf: map[Node]*ActionDecl{},
 	}}
