@@ -155,13 +155,29 @@ func (c *checker) declare(sym *Symbol) {
 			pf.Protos = append(pf.Protos, nf.Protos...)
 			return
 		}
-		d := c.errorf(sym.Decl, diag.Redeclared, "%s is already declared in this scope", sym.Name)
+		d := c.errorf(nameOf(sym.Decl), diag.Redeclared, "%s is already declared in this scope", sym.Name)
 		if prev.Decl != nil && prev.Decl.Span().Start.IsValid() {
-			d.Note(prev.Decl, "previous declaration of %s", sym.Name)
+			d.Note(nameOf(prev.Decl), "previous declaration of %s", sym.Name)
 		}
 		return
 	}
 	c.scope.syms[sym.Name] = sym
+}
+
+// nameOf returns the name of a declaration, where diagnostics about the
+// declaration as a whole should point.
+func nameOf(n Node) Node {
+	switch d := n.(type) {
+	case Decl:
+		if id := d.DeclName(); id != nil {
+			return id
+		}
+	case *Param:
+		return d.Name
+	case *ParserState:
+		return d.Name
+	}
+	return n
 }
 
 func (c *checker) push() { c.scope = newScope(c.scope) }

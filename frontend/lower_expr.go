@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/p4hls/p4hls/ir"
@@ -23,8 +24,12 @@ func (l *lowerer) expr(e Expr) ir.Expr {
 		return l.member(e, sp)
 	case *IndexExpr:
 		x := l.expr(e.X)
-		if _, ok := x.Type().(*ir.Stack); ok {
+		switch xt := x.Type().(type) {
+		case *ir.Stack:
 			return &ir.StackElem{Pos: sp, X: x, Index: l.expr(e.Index)}
+		case *ir.Tuple:
+			i := int(l.constInt(e.Index).Int64())
+			return &ir.Member{Pos: sp, X: x, Name: fmt.Sprint(i), Index: i, T: xt.Elems[i]}
 		}
 	case *SliceExpr:
 		hi, lo := l.constInt(e.Hi), l.constInt(e.Lo)

@@ -278,7 +278,11 @@ func (s *syntaxErrors) SyntaxError(_ antlr.Recognizer, offending any, _, _ int, 
 		return
 	}
 	s.count++
-	s.diags.Errorf(s.src.tokenSpan(tok), diag.SyntaxError, "%s", syntaxMessage(msg))
+	m := syntaxMessage(msg, tok)
+	if isKeyword(tok) {
+		m += fmt.Sprintf(" ('%s' is a keyword; it cannot be used as a name)", tok.GetText())
+	}
+	s.diags.Errorf(s.src.tokenSpan(tok), diag.SyntaxError, "%s", m)
 	if s.count >= maxSyntaxErrors {
 		panic(bailout{})
 	}
@@ -286,13 +290,29 @@ func (s *syntaxErrors) SyntaxError(_ antlr.Recognizer, offending any, _, _ int, 
 
 var expectingSet = regexp.MustCompile(`expecting \{([^}]*)\}`)
 
+// isKeyword reports whether tok is a reserved word of P4 (in, out, type...).
+func isKeyword(tok antlr.Token) bool {
+	t := tok.GetTokenType()
+	if t <= 0 || t >= len(parser.P4LexerLexerStaticData.LiteralNames) {
+		return false
+	}
+	lit := strings.Trim(parser.P4LexerLexerStaticData.LiteralNames[t], "'")
+	return lit != "" && lit == tok.GetText() && (lit[0] >= 'a' && lit[0] <= 'z')
+}
+
 // syntaxMessage rewords ANTLR's message: "mismatched input 'x'" becomes
 // "unexpected 'x'", long expected-token sets are dropped, <EOF> is spelled
-// out.
-func syntaxMessage(msg string) string {
+// out, and "no viable alternative" names the token where parsing failed.
+func syntaxMessage(msg string, tok antlr.Token) string {
+	if strings.HasPrefix(msg, "no viable alternative") {
+		text := "'" + tok.GetText() + "'"
+		if tok.GetTokenType() == antlr.TokenEOF {
+			text = "end of input"
+		}
+		return "syntax error: unexpected " + text
+	}
 	msg = strings.Replace(msg, "mismatched input", "unexpected", 1)
 	msg = strings.Replace(msg, "extraneous input", "unexpected", 1)
-	msg = strings.Replace(msg, "no viable alternative at input", "cannot parse", 1)
 	if m := expectingSet.FindStringSubmatch(msg); m != nil {
 		if strings.Count(m[1], ",") >= 4 {
 			msg = strings.Replace(msg, m[0], "", 1)
@@ -304,13 +324,5 @@ func syntaxMessage(msg string) string {
 	}
 	msg = strings.ReplaceAll(msg, "'<EOF>'", "end of input")
 	msg = strings.ReplaceAll(msg, "<EOF>", "end of input")
-	if i := strings.Index(msg, "cannot parse '"); i >= 0 {
-		// ANTLR quotes the whole span it could not predict; keep its last token.
-		body := strings.TrimSuffix(msg[i+len("cannot parse '"):], "'")
-		if f := strings.Fields(body); len(f) > 0 {
-			body = f[len(f)-1]
-		}
-		msg = msg[:i] + "unexpected '" + body + "'"
-	}
 	return "syntax error: " + msg
 }

@@ -58,7 +58,8 @@ type InstanceRef struct {
 	Inst *Instance
 }
 
-// Member is X.Name, a field of a struct, header or header union.
+// Member is X.Name, a field of a struct, header or header union, or element
+// Index of a tuple (then Name is the index in decimal).
 type Member struct {
 	Pos
 	X     Expr

@@ -396,6 +396,9 @@ func Format(e Expr) string {
 	case *InstanceRef:
 		return e.Inst.Name
 	case *Member:
+		if _, ok := e.X.Type().(*Tuple); ok {
+			return fmt.Sprintf("%s[%d]", Format(e.X), e.Index)
+		}
 		return Format(e.X) + "." + e.Name
 	case *StackElem:
 		return fmt.Sprintf("%s[%s]", Format(e.X), Format(e.Index))
