@@ -142,4 +142,7 @@ const (
 	// BadArchitecture: a program that misuses its architecture's package
 	// (no main instance, wrong block kinds).
 	BadArchitecture
+
+	// EmptyProgram: a source file with no declarations of its own.
+	EmptyProgram
 )

@@ -242,14 +242,10 @@ func (b *builder) typeArgs(c parser.ITypeArgumentListContext) []TypeExpr {
 }
 
 func (b *builder) typeOrVoid(c parser.ITypeOrVoidContext) TypeExpr {
-	switch {
-	case c.TypeRef() != nil:
-		return b.typeRef(c.TypeRef())
-	case c.VOID() != nil:
+	if c.VOID() != nil {
 		return &BaseType{At: b.at(c), Kind: BaseVoid}
-	default:
-		return &NamedType{At: b.at(c), Name: b.identTok(c.IDENTIFIER())}
 	}
+	return b.typeRef(c.TypeRef())
 }
 
 func (b *builder) typeParams(c parser.ITypeParametersContext) []*Ident {

@@ -252,7 +252,7 @@ func (c *checker) addUnique(list *[]string, m *Ident, what string) bool {
 
 func (c *checker) constDecl(d *ConstDecl) {
 	t := c.resolveType(d.Type)
-	c.checkAnnotations(d.Annos, "constant")
+	c.checkAnnotations(d.Annos, "a constant")
 	c.expr(d.Value, t)
 	c.convert(d.Value, t, "constant "+d.Name.Name)
 	v, ok := c.out.Values[d.Value]
@@ -263,7 +263,7 @@ func (c *checker) constDecl(d *ConstDecl) {
 }
 
 func (c *checker) externDecl(d *ExternDecl) {
-	c.checkAnnotations(d.Annos, "extern")
+	c.checkAnnotations(d.Annos, "an extern")
 	if d.Func != nil {
 		c.checkProto(d.Func, nil)
 		c.declare(&Symbol{Name: d.Func.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Func.Name.Name, Protos: []*FuncProto{d.Func}}})
@@ -312,7 +312,7 @@ func (c *checker) structDecl(d *StructDecl) {
 	if len(d.TypeParams) > 0 {
 		c.errorf(d.Name, diag.Unsupported, "generic %s types are not supported by p4hls", kindName(d.Kind))
 	}
-	c.checkAnnotations(d.Annos, kindName(d.Kind))
+	c.checkAnnotations(d.Annos, "a "+kindName(d.Kind))
 	st := &StructType{Kind: d.Kind, Name: d.Name.Name, Annos: d.Annos}
 	// Declared before its fields, so a field of its own type is reported as
 	// recursive rather than undeclared.
@@ -432,6 +432,6 @@ func (c *checker) typedefDecl(d *TypedefDecl) {
 // statement inside an action, function or control may be atomic.
 func (c *checker) checkAnnotations(as Annotations, what string) {
 	if a := as.Find("atomic"); a != nil {
-		c.errorf(a, diag.MisplacedAtomic, "@atomic applies to a block statement, not to a %s; write it before the { of a block inside an action", what)
+		c.errorf(a, diag.MisplacedAtomic, "@atomic applies to a block statement, not to %s; write it before the { of a block inside an action", what)
 	}
 }

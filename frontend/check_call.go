@@ -43,12 +43,11 @@ func (c *checker) checkArgsLoosely(args []*Arg) {
 	}
 }
 
+// describe names an expression in a message: its source text when it is
+// short (a name, a field, a literal), else "the expression".
 func describe(e Expr) string {
-	switch e := e.(type) {
-	case *NameExpr:
-		return e.Name
-	case *MemberExpr:
-		return describe(e.X) + "." + e.Name.Name
+	if text := exprText(e); text != "key" && len(text) <= 40 {
+		return text
 	}
 	return "the expression"
 }
@@ -447,7 +446,7 @@ func blockParams(d Decl) []*Param {
 
 // instance checks T(args) name; and declares name.
 func (c *checker) instance(d *Instance) {
-	c.checkAnnotations(d.Annos, "instance")
+	c.checkAnnotations(d.Annos, "an instance")
 	var t Type = tInvalid
 	typeName, typeArgs := d.Type, []TypeExpr(nil)
 	if nt, ok := typeName.(*NamedType); ok {

@@ -64,7 +64,7 @@ func (c *checker) declareParams(params []*Param, actionParams bool) {
 }
 
 func (c *checker) actionDecl(d *ActionDecl) {
-	c.checkAnnotations(d.Annos, "action")
+	c.checkAnnotations(d.Annos, "an action")
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymAction, Decl: d, Type: &ActionType{Decl: d}})
 	saved := c.action
 	c.action = d
@@ -120,7 +120,7 @@ func (c *checker) parserBody(d *ParserDecl) {
 }
 
 func (c *checker) parserState(s *ParserState) {
-	c.checkAnnotations(s.Annos, "parser state")
+	c.checkAnnotations(s.Annos, "a parser state")
 	c.push()
 	for _, st := range s.Body {
 		c.stmt(st)
@@ -296,7 +296,7 @@ func (c *checker) localDecl(d Decl) {
 }
 
 func (c *checker) varDecl(d *VarDecl) {
-	c.checkAnnotations(d.Annos, "variable")
+	c.checkAnnotations(d.Annos, "a variable")
 	t := c.resolveType(d.Type)
 	if d.Init != nil {
 		c.expr(d.Init, t)
@@ -313,7 +313,7 @@ func (c *checker) varDecl(d *VarDecl) {
 
 // matchKindsAllowed are the key types each match kind accepts beyond bit<W>.
 func (c *checker) tableDecl(d *TableDecl) {
-	c.checkAnnotations(d.Annos, "table")
+	c.checkAnnotations(d.Annos, "a table")
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymTable, Decl: d, Type: &TableType{Decl: d}})
 	seen := map[string]*TableProp{}
 	var keyTypes []Type

@@ -45,8 +45,10 @@ func TestCorpusOK(t *testing.T) {
 }
 
 // errorComment is the expectation a rejected program carries on the line of
-// the error: // ERROR "regexp"
-var errorComment = regexp.MustCompile(`//\s*ERROR\s+"((?:[^"\\]|\\.)*)"`)
+// the error: // ERROR "regexp", or // ERROR@+1 "regexp" for the next line
+// (where the error's own line cannot hold a comment, as an unterminated
+// string's).
+var errorComment = regexp.MustCompile(`//\s*ERROR(@\+1)?\s+"((?:[^"\\]|\\.)*)"`)
 
 // TestCorpusBad checks every program of testdata/p4/bad: each error the
 // frontend reports must be expected by an ERROR comment on its line, and
@@ -104,11 +106,14 @@ func expectedErrors(t *testing.T, file string, src []byte) map[lineKey][]*regexp
 	want := map[lineKey][]*regexp.Regexp{}
 	for i, line := range strings.Split(string(src), "\n") {
 		for _, m := range errorComment.FindAllStringSubmatch(line, -1) {
-			rx, err := regexp.Compile(strings.ReplaceAll(m[1], `\"`, `"`))
+			rx, err := regexp.Compile(strings.ReplaceAll(m[2], `\"`, `"`))
 			if err != nil {
 				t.Fatalf("%s:%d: bad ERROR pattern: %v", file, i+1, err)
 			}
 			key := lineKey{file, i + 1}
+			if m[1] != "" {
+				key.line++
+			}
 			want[key] = append(want[key], rx)
 		}
 	}

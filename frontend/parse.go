@@ -3,7 +3,6 @@ package frontend
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/antlr4-go/antlr/v4"
@@ -64,7 +63,12 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	if err := ctx.Err(); err != nil {
 		return nil, source, fmt.Errorf("parse %s: %w", file, err)
 	}
+	before := d.Len()
 	toks := lex(source, d)
+	if d.Len() > before {
+		// Parsing around a bad character or comment only adds cascades.
+		return nil, source, nil
+	}
 	if !checkNesting(source, toks, d) {
 		return nil, source, nil
 	}
@@ -75,11 +79,29 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	}
 	b := &builder{src: source, diags: d}
 	f := b.file(tree)
+	if !d.HasErrors() && !declaresAnything(f, file) {
+		d.Errorf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
+			"%s declares nothing: a P4 program needs at least one declaration", file)
+	}
 	return f, source, ctx.Err()
+}
+
+// declaresAnything reports whether file itself (not only what it
+// includes) contributes a declaration.
+func declaresAnything(f *File, file string) bool {
+	for _, d := range f.Decls {
+		if d.Span().File == file {
+			return true
+		}
+	}
+	return false
 }
 
 // span converts a token range to a source span through the line map.
 func (s *Source) span(start, stop antlr.Token) diag.Span {
+	if start.GetTokenType() == antlr.TokenEOF {
+		return s.endSpan()
+	}
 	o := s.Origin(start.GetLine())
 	sp := diag.Span{File: o.File, Start: diag.Pos{Line: o.Line, Col: start.GetColumn() + 1}}
 	if stop == nil || stop.GetTokenType() == antlr.TokenEOF || stop.GetTokenIndex() < start.GetTokenIndex() {
@@ -104,6 +126,16 @@ func (s *Source) span(start, stop antlr.Token) diag.Span {
 }
 
 func (s *Source) tokenSpan(t antlr.Token) diag.Span { return s.span(t, t) }
+
+// endSpan is where "end of input" is reported: just after the last
+// character of the last line that has any.
+func (s *Source) endSpan() diag.Span {
+	lines := strings.Split(strings.TrimRight(string(s.Result.Text), "\n"), "\n")
+	n := len(lines)
+	o := s.Origin(n)
+	col := len(lines[n-1]) + 1
+	return diag.Span{File: o.File, Start: diag.Pos{Line: o.Line, Col: col}, End: diag.Pos{Line: o.Line, Col: col + 1}}
+}
 
 // typedToken overrides the type of a lexed token (IDENTIFIER → TYPE_IDENTIFIER).
 type typedToken struct {
@@ -245,7 +277,7 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) (tree parser.IPr
 	}
 	p := newParser()
 	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeLL)
-	listener := &syntaxErrors{src: src, diags: d}
+	listener := &syntaxErrors{src: src, toks: toks, diags: d}
 	p.AddErrorListener(listener)
 	func() {
 		defer func() {
@@ -268,6 +300,7 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) (tree parser.IPr
 type syntaxErrors struct {
 	*antlr.DefaultErrorListener
 	src   *Source
+	toks  []antlr.Token
 	diags *diag.List
 	count int
 }
@@ -281,6 +314,8 @@ func (s *syntaxErrors) SyntaxError(_ antlr.Recognizer, offending any, _, _ int, 
 	m := syntaxMessage(msg, tok)
 	if isKeyword(tok) {
 		m += fmt.Sprintf(" ('%s' is a keyword; it cannot be used as a name)", tok.GetText())
+	} else if typ := s.undeclaredType(tok); typ != "" {
+		m += fmt.Sprintf(" (is %s an undeclared type?)", typ)
 	}
 	s.diags.Errorf(s.src.tokenSpan(tok), diag.SyntaxError, "%s", m)
 	if s.count >= maxSyntaxErrors {
@@ -288,7 +323,29 @@ func (s *syntaxErrors) SyntaxError(_ antlr.Recognizer, offending any, _, _ int, 
 	}
 }
 
-var expectingSet = regexp.MustCompile(`expecting \{([^}]*)\}`)
+// undeclaredType recognizes `foo_t x` where foo_t names no type (so the
+// pre-scan left it a plain name), with the error at either name, and
+// returns foo_t.
+func (s *syntaxErrors) undeclaredType(tok antlr.Token) string {
+	at := func(i int) antlr.Token {
+		if i < 0 || i >= len(s.toks) {
+			return nil
+		}
+		return s.toks[i]
+	}
+	isName := func(t antlr.Token) bool { return t != nil && t.GetTokenType() == parser.P4LexerIDENTIFIER }
+	i := tok.GetTokenIndex()
+	if !isName(tok) {
+		return ""
+	}
+	if prev := at(i - 1); isName(prev) {
+		return prev.GetText()
+	}
+	if isName(at(i + 1)) {
+		return tok.GetText()
+	}
+	return ""
+}
 
 // isKeyword reports whether tok is a reserved word of P4 (in, out, type...).
 func isKeyword(tok antlr.Token) bool {
@@ -313,13 +370,14 @@ func syntaxMessage(msg string, tok antlr.Token) string {
 	}
 	msg = strings.Replace(msg, "mismatched input", "unexpected", 1)
 	msg = strings.Replace(msg, "extraneous input", "unexpected", 1)
-	if m := expectingSet.FindStringSubmatch(msg); m != nil {
-		if strings.Count(m[1], ",") >= 4 {
-			msg = strings.Replace(msg, m[0], "", 1)
-			msg = strings.TrimRight(msg, " ")
-		} else {
-			alts := strings.Split(m[1], ", ")
-			msg = strings.Replace(msg, m[0], "expecting "+strings.Join(alts, " or "), 1)
+	if i := strings.Index(msg, "expecting {"); i >= 0 {
+		if j := strings.LastIndex(msg, "}"); j > i {
+			set := msg[i+len("expecting {") : j]
+			if strings.Count(set, ", ") >= 4 {
+				msg = strings.TrimRight(msg[:i], " ") + msg[j+1:]
+			} else {
+				msg = msg[:i] + "expecting " + strings.ReplaceAll(set, ", ", " or ") + msg[j+1:]
+			}
 		}
 	}
 	msg = strings.ReplaceAll(msg, "'<EOF>'", "end of input")

@@ -225,7 +225,6 @@ functionPrototype
 typeOrVoid
     : typeRef
     | VOID
-    | IDENTIFIER // a type parameter used before the pre-scan could know it
     ;
 
 // ---------------------------------------------------------------- types

@@ -1,0 +1,20 @@
+// A cast P4 does not allow.
+#include <core.p4>
+#include <v1model.p4>
+
+header app_t {
+    bit<8>  a;
+    bit<16> b;
+    bit<32> c;
+}
+
+#include "../include/bench.p4"
+
+control MyIngress(inout headers hdr, inout metadata meta,
+                  inout standard_metadata_t standard_metadata) {
+    apply {
+        bool f = (bool)hdr.app.b; // ERROR "cannot cast bit<16> to bool"
+    }
+}
+
+BENCH_MAIN

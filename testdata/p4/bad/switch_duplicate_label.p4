@@ -1,0 +1,23 @@
+// A switch case label given twice.
+#include <core.p4>
+#include <v1model.p4>
+
+header app_t {
+    bit<8>  a;
+    bit<16> b;
+    bit<32> c;
+}
+
+#include "../include/bench.p4"
+
+control MyIngress(inout headers hdr, inout metadata meta,
+                  inout standard_metadata_t standard_metadata) {
+    apply {
+        switch (hdr.app.a) {
+            1: { hdr.app.b = 1; }
+            1: { hdr.app.b = 2; } // ERROR "case 1 appears twice in this switch"
+        }
+    }
+}
+
+BENCH_MAIN

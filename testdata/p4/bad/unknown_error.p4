@@ -1,0 +1,20 @@
+// An error that is not declared.
+#include <core.p4>
+#include <v1model.p4>
+
+header app_t {
+    bit<8>  a;
+    bit<16> b;
+    bit<32> c;
+}
+
+#include "../include/bench.p4"
+
+control MyIngress(inout headers hdr, inout metadata meta,
+                  inout standard_metadata_t standard_metadata) {
+    apply {
+        verify(hdr.app.a == 1, error.NoSuchError); // ERROR "error.NoSuchError is not declared"
+    }
+}
+
+BENCH_MAIN
