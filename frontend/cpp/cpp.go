@@ -304,7 +304,7 @@ func (p *state) include(file string, span diag.Span, rest string) {
 	rest = strings.TrimSpace(rest)
 	if rest != "" && rest[0] != '"' && rest[0] != '<' {
 		// #include MACRO: expand, then read the name.
-		rest = strings.TrimSpace(joinTokens(p.expand(tokenize(rest), span, nil)))
+		rest = strings.TrimSpace(joinTokens(p.expand(tokenize(rest), span)))
 	}
 	var name string
 	quoted := false

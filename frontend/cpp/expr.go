@@ -12,7 +12,7 @@ import (
 // is 0, as in C. A malformed expression is reported and counts as false.
 func (p *state) evalCondition(span diag.Span, text string) bool {
 	ts := replaceDefined(tokenize(text), p.macros)
-	ts = p.expand(ts, span, nil)
+	ts = p.expand(ts, span)
 	var toks []string
 	for _, t := range ts {
 		switch t.kind {

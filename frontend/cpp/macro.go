@@ -24,17 +24,38 @@ const (
 type token struct {
 	kind tokKind
 	text string
-	hide []string
+	hide *hideSet
 }
 
-func (t token) hidden(name string) bool {
-	for _, h := range t.hide {
-		if h == name {
+// hideSet is a persistent list of macro names: extending it shares the
+// tail, so a replacement costs O(1) however deep the expansion is.
+type hideSet struct {
+	name string
+	next *hideSet
+}
+
+func (h *hideSet) with(name string) *hideSet { return &hideSet{name: name, next: h} }
+
+func (h *hideSet) has(name string) bool {
+	for ; h != nil; h = h.next {
+		if h.name == name {
 			return true
 		}
 	}
 	return false
 }
+
+// union returns the names of h and of o (o's added in front of h).
+func (h *hideSet) union(o *hideSet) *hideSet {
+	for ; o != nil; o = o.next {
+		if !h.has(o.name) {
+			h = h.with(o.name)
+		}
+	}
+	return h
+}
+
+func (t token) hidden(name string) bool { return t.hide.has(name) }
 
 // macro is a #define.
 type macro struct {
@@ -174,7 +195,7 @@ func (p *state) expandRun(file string, start int, lines []string) {
 		return
 	}
 	span := diag.Span{File: file, Start: diag.Pos{Line: start, Col: 1}}
-	out := strings.Split(joinTokens(p.expand(tokenize(text), span, nil)), "\n")
+	out := strings.Split(joinTokens(p.expand(tokenize(text), span)), "\n")
 	for k := range lines {
 		l := ""
 		if k < len(out) {
@@ -213,7 +234,7 @@ func (p *state) mentionsMacro(text string) bool {
 // expand replaces macros in ts. Newlines swallowed by a multi-line call are
 // put back after its expansion so line numbers stay right. The input is
 // kept as a stack (next token last) so a replacement costs only its own size.
-func (p *state) expand(ts []token, span diag.Span, _ []string) []token {
+func (p *state) expand(ts []token, span diag.Span) []token {
 	stack := make([]token, len(ts))
 	for i, t := range ts {
 		stack[len(ts)-1-i] = t
@@ -242,7 +263,7 @@ func (p *state) expand(ts []token, span diag.Span, _ []string) []token {
 			}
 			return out
 		}
-		hide := append(append([]string{}, t.hide...), m.name)
+		hide := t.hide.with(m.name)
 		if !m.function {
 			out = append(out, space)
 			push([]token{space})
@@ -323,7 +344,7 @@ func collectArgs(stack []token) (args [][]token, used, newlines int, ok bool) {
 
 // substitute instantiates a macro body: parameters become their expanded
 // arguments, #param a string, and ## pastes its neighbours.
-func (p *state) substitute(m *macro, args [][]token, hide []string, span diag.Span) []token {
+func (p *state) substitute(m *macro, args [][]token, hide *hideSet, span diag.Span) []token {
 	param := func(name string) int {
 		for i, pn := range m.params {
 			if pn == name {
@@ -391,17 +412,17 @@ func (p *state) substitute(m *macro, args [][]token, hide []string, span diag.Sp
 			if pasteNext {
 				out = append(out, trimSpace(a)...) // pasted arguments are not expanded first
 			} else {
-				out = append(out, p.expand(append([]token(nil), a...), span, nil)...)
+				out = append(out, p.expand(append([]token(nil), a...), span)...)
 			}
 		default:
 			out = append(out, t)
 		}
 	}
 	for i := range out {
-		if len(out[i].hide) == 0 {
+		if out[i].hide == nil {
 			out[i].hide = hide // shared: hide sets are never modified in place
 		} else {
-			out[i].hide = append(append([]string{}, out[i].hide...), hide...)
+			out[i].hide = hide.union(out[i].hide)
 		}
 	}
 	return out
