@@ -790,9 +790,18 @@ func (b *builder) primary(c parser.IPrimaryContext) Expr {
 		return &ThisExpr{At: at}
 	case *parser.NameExprContext:
 		return &NameExpr{At: at, Name: p.NonTypeName().GetText(), Global: p.DOT() != nil}
-	case *parser.TypeNameExprContext:
+	case *parser.TypeMemberExprContext:
 		tn := p.TypeName()
-		return &NameExpr{At: at, Name: tn.TYPE_IDENTIFIER().GetText(), Global: tn.DOT() != nil, IsType: true}
+		x := &NameExpr{At: b.at(tn), Name: tn.TYPE_IDENTIFIER().GetText(), Global: tn.DOT() != nil, IsType: true}
+		return &MemberExpr{At: at, X: x, Name: b.ident(p.Name())}
+	case *parser.ConstructorExprContext:
+		tn := p.TypeName()
+		x := &NameExpr{At: b.at(tn), Name: tn.TYPE_IDENTIFIER().GetText(), Global: tn.DOT() != nil, IsType: true}
+		call := &CallExpr{At: at, Fn: x, Args: b.args(p.ArgumentList())}
+		if p.TypeArgumentList() != nil {
+			call.TypeArgs = b.typeArgs(p.TypeArgumentList())
+		}
+		return call
 	case *parser.ErrorExprContext:
 		return &NameExpr{At: at, Name: "error", IsType: true}
 	case *parser.ListExprContext:

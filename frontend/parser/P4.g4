@@ -537,7 +537,10 @@ primary
     | STRING_LITERAL                                 # stringLit
     | THIS                                           # thisExpr
     | DOT? nonTypeName                               # nameExpr
-    | typeName                                       # typeNameExpr
+    // A type name is a value only as T.member (an enum member) or in a
+    // constructor call; allowing it alone would make (T) -x ambiguous.
+    | typeName DOT name                              # typeMemberExpr
+    | typeName (LT typeArgumentList GT)? LPAREN argumentList RPAREN # constructorExpr
     | ERROR                                          # errorExpr
     | LBRACE expressionList COMMA? RBRACE            # listExpr
     | LBRACE kvPair (COMMA kvPair)* COMMA? RBRACE    # structExpr
