@@ -30,6 +30,8 @@ const (
 type Source struct {
 	*cpp.Result
 	File string // the file named on the command line
+
+	lineStarts map[string][]int // byte offset of each line, per file; see lineLen
 }
 
 // FileText returns the original text of a file read during preprocessing, for
@@ -99,6 +101,54 @@ func declaresAnything(f *File, file string) bool {
 
 // span converts a token range to a source span through the line map.
 func (s *Source) span(start, stop antlr.Token) diag.Span {
+	sp := s.span1(start, stop)
+	sp.Start = s.clamp(sp.File, sp.Start)
+	sp.End = s.clamp(sp.File, sp.End)
+	if sp.End.Less(sp.Start) {
+		sp.End = sp.Start
+	}
+	return sp
+}
+
+// clamp keeps a position inside its source line: after a line splice or a
+// macro expansion, a column in the preprocessed text can lie past the end
+// of the line it came from.
+func (s *Source) clamp(file string, p diag.Pos) diag.Pos {
+	n, ok := s.lineLen(file, p.Line)
+	if ok && p.Col > n+1 {
+		p.Col = n + 1
+	}
+	return p
+}
+
+// lineLen returns the length of line n (1-based) of a source file, from
+// line offsets computed once per file.
+func (s *Source) lineLen(file string, n int) (int, bool) {
+	if s.lineStarts == nil {
+		s.lineStarts = map[string][]int{}
+	}
+	starts, ok := s.lineStarts[file]
+	if !ok {
+		text, known := s.Sources[file]
+		if !known {
+			return 0, false
+		}
+		starts = []int{0}
+		for i, c := range text {
+			if c == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		starts = append(starts, len(text)+1) // a sentinel: the end of the last line
+		s.lineStarts[file] = starts
+	}
+	if n < 1 || n >= len(starts) {
+		return 0, false
+	}
+	return starts[n] - starts[n-1] - 1, true
+}
+
+func (s *Source) span1(start, stop antlr.Token) diag.Span {
 	if start.GetTokenType() == antlr.TokenEOF {
 		return s.endSpan()
 	}
