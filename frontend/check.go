@@ -35,6 +35,17 @@ type Checked struct {
 	Globals *Scope
 }
 
+// Arch returns "v1model" when the main instance is a V1Switch, else "".
+func (c *Checked) Arch() string {
+	if c.Main == nil {
+		return ""
+	}
+	if t, ok := c.TypeOf[c.Main.Type].(*ObjectType); ok && t.Name == "V1Switch" {
+		return "v1model"
+	}
+	return ""
+}
+
 // Check parses and checks a program. It returns the checked program, or nil
 // when there were errors (which are in d). The error is for cancellation.
 func Check(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Checked, *Source, error) {

@@ -44,10 +44,27 @@ func (o Options) cppOptions() cpp.Options {
 
 // Load parses, checks and lowers a program to the IR: the frontend's whole
 // job. The program is nil when d has errors. The error is for cancellation.
+// Lowering is complete for v1model programs; for other architectures it
+// reports what it does not support yet (Check alone accepts them).
 func Load(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*ir.Program, *Source, error) {
 	checked, source, err := Check(ctx, file, src, opts, d)
 	if err != nil || checked == nil {
 		return nil, source, err
 	}
 	return Lower(checked, d), source, nil
+}
+
+// CheckProgram is what `p4hls check` runs: parse and check, and lower too
+// when the program targets v1model, whose lowering is complete (so check
+// finds everything a compile would). Programs of other architectures are
+// checked but not lowered.
+func CheckProgram(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Source, error) {
+	checked, source, err := Check(ctx, file, src, opts, d)
+	if err != nil || checked == nil {
+		return source, err
+	}
+	if checked.Arch() == "v1model" {
+		Lower(checked, d)
+	}
+	return source, nil
 }

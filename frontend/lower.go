@@ -456,9 +456,7 @@ func (l *lowerer) pipeline(main *Instance) {
 	if !ok {
 		return
 	}
-	if t.Name == "V1Switch" {
-		l.prog.Arch = "v1model"
-	}
+	l.prog.Arch = l.c.Arch()
 	pkg, ok := t.Decl.(*PackageDecl)
 	if !ok {
 		return

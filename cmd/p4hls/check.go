@@ -65,7 +65,7 @@ func checkFile(ctx context.Context, file string, opts frontend.Options, syntaxOn
 	if syntaxOnly {
 		_, source, err = frontend.Parse(ctx, file, src, opts, &d)
 	} else {
-		_, source, err = frontend.Load(ctx, file, src, opts, &d)
+		source, err = frontend.CheckProgram(ctx, file, src, opts, &d)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: %s: %v\n", file, err)
