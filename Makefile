@@ -36,7 +36,7 @@ generate:
 # Fuzz the whole frontend for FUZZTIME (default 10 minutes).
 FUZZTIME ?= 10m
 fuzz:
-	$(GO) test ./frontend -run '^$$' -fuzz FuzzFrontend -fuzztime $(FUZZTIME)
+	$(GO) test ./frontend -run '^$$' -fuzz FuzzFrontend -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 bench:
 	$(GO) test ./frontend -run '^$$' -bench . -benchmem

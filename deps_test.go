@@ -17,7 +17,8 @@ var allowed = map[string][]string{
 	"frontend/parser": {},
 	"frontend/cpp":    {"diag"},
 	"frontend":        {"diag", "ir", "frontend/cpp", "frontend/parser"},
-	"cmd/p4hls":       {"diag", "ir", "frontend"},
+	"interp":          {"diag", "ir", "frontend"},
+	"cmd/p4hls":       {"diag", "ir", "frontend", "interp"},
 }
 
 func TestImportPolicy(t *testing.T) {

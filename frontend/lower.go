@@ -398,11 +398,22 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		}
 	}
 	if entries != nil {
+		explicit := false
+		for _, e := range entries.Entries {
+			explicit = explicit || e.Priority != nil
+		}
+		prev := 0
 		for i, e := range entries.Entries {
-			entry := &ir.Entry{Keys: l.keysets(e.Keys, len(t.Keys)), Action: l.actionRef(e.Action, e.Action), Priority: i, Span: e.Span()}
-			if v, ok := l.c.Values[e.Priority].(*big.Int); ok && e.Priority != nil {
-				entry.Priority = int(v.Int64())
+			entry := &ir.Entry{Keys: l.keysets(e.Keys, len(t.Keys)), Action: l.actionRef(e.Action, e.Action), Span: e.Span()}
+			switch {
+			case !explicit:
+				entry.Priority = len(entries.Entries) - i
+			case e.Priority != nil:
+				entry.Priority = int(l.constInt(e.Priority).Int64())
+			default:
+				entry.Priority = prev
 			}
+			prev = entry.Priority
 			t.Entries = append(t.Entries, entry)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/p4hls/p4hls/diag"
 )
@@ -111,6 +112,12 @@ func FuzzFrontend(f *testing.F) {
 		if len(src) > 1<<16 {
 			return // large inputs only slow the fuzzer down; TestHostileInput covers size
 		}
+		// The fuzzer has no per-input time limit: a hang would stall it
+		// silently. Crashing the worker makes it save the input.
+		watchdog := time.AfterFunc(10*time.Second, func() {
+			panic(fmt.Sprintf("the frontend ran for more than 10 s on a %d-byte input", len(src)))
+		})
+		defer watchdog.Stop()
 		var d diag.List
 		prog, _, err := Load(context.Background(), "main.p4", src, Options{ReadFile: corpusInclude}, &d)
 		if err != nil {

@@ -275,9 +275,13 @@ type ActionCall struct {
 
 // Entry is one const entry of a table.
 type Entry struct {
-	Keys     []*Keyset
-	Action   *ActionCall
-	Priority int // explicit priority, or the entry's position when none was given
+	Keys   []*Keyset
+	Action *ActionCall
+	// Priority ranks entries that could both match: the larger wins, as in
+	// P4Runtime. Without explicit priorities the first entry written ranks
+	// highest; an entry without one among entries with them takes the rank
+	// of the entry before it (ties go to the earlier entry).
+	Priority int
 	Span     diag.Span
 }
 

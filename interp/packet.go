@@ -1,0 +1,114 @@
+package interp
+
+import (
+	"math/big"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// packet is the packet a parser reads (data, from bit position pos) and a
+// deparser writes (out, bit length outBits).
+type packet struct {
+	data    []byte
+	pos     int // bits consumed by the parser
+	out     []byte
+	outBits int
+}
+
+// remaining is how many bits the parser has not read yet.
+func (p *packet) remaining() int { return len(p.data)*8 - p.pos }
+
+// readBits reads n bits, most significant first, without advancing.
+func (p *packet) peekBits(n int) Value {
+	if n <= 64 {
+		var u uint64
+		for i := 0; i < n; i++ {
+			bit := p.pos + i
+			u = u<<1 | uint64(p.data[bit/8]>>(7-uint(bit%8))&1)
+		}
+		return Value{U: u}
+	}
+	r := new(big.Int)
+	for i := 0; i < n; i++ {
+		bit := p.pos + i
+		r.Lsh(r, 1)
+		if p.data[bit/8]>>(7-uint(bit%8))&1 == 1 {
+			r.SetBit(r, 0, 1)
+		}
+	}
+	return Value{Big: r}
+}
+
+// readValue fills a value of type t from the packet's bits (fields in
+// order, most significant bit first), advancing the cursor.
+func (p *packet) readValue(t ir.Type, v *Value) {
+	switch t := t.(type) {
+	case *ir.Struct:
+		for i, f := range t.Fields {
+			p.readValue(f.Type, &v.Agg.Fields[i])
+		}
+		if t.Kind == ir.KindHeader {
+			v.Agg.Valid = true
+		}
+	default:
+		w := ir.WidthBits(t)
+		val := p.peekBits(w)
+		if b, ok := t.(*ir.Bits); ok && b.Width > 64 {
+			*v = Value{Big: val.Big}
+		} else {
+			*v = val
+		}
+		p.pos += w
+	}
+}
+
+// writeBits appends the low n bits of v, most significant first.
+func (p *packet) writeBits(v Value, n int) {
+	for need := (p.outBits + n + 7) / 8; len(p.out) < need; {
+		p.out = append(p.out, 0)
+	}
+	for i := n - 1; i >= 0; i-- {
+		var bit uint
+		if v.Big != nil {
+			bit = v.Big.Bit(i)
+		} else if i < 64 {
+			bit = uint(v.U>>uint(i)) & 1
+		}
+		if bit == 1 {
+			p.out[p.outBits/8] |= 1 << (7 - uint(p.outBits%8))
+		}
+		p.outBits++
+	}
+}
+
+// writeValue appends a value's bits: the fields of a struct in order; a
+// header, union member or stack element only when valid (emit's rule).
+func (p *packet) writeValue(t ir.Type, v Value, onlyValid bool) {
+	switch t := t.(type) {
+	case *ir.Struct:
+		if t.Kind == ir.KindHeader && onlyValid && !v.Agg.Valid {
+			return
+		}
+		for i, f := range t.Fields {
+			p.writeValue(f.Type, v.Agg.Fields[i], onlyValid)
+		}
+	case *ir.Stack:
+		for _, e := range v.Agg.Fields {
+			p.writeValue(t.Elem, e, onlyValid)
+		}
+	case *ir.Tuple:
+		for i, e := range t.Elems {
+			p.writeValue(e, v.Agg.Fields[i], onlyValid)
+		}
+	default:
+		p.writeBits(v, ir.WidthBits(t))
+	}
+}
+
+// serialize packs a value's bits (all fields, valid or not) into bytes,
+// padding the last byte with zeros: the input of hashes and checksums.
+func serialize(t ir.Type, v Value) []byte {
+	var p packet
+	p.writeValue(t, v, false)
+	return p.out
+}

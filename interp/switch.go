@@ -1,0 +1,515 @@
+// Package interp is the reference interpreter of p4hls: it runs an
+// ir.Program on packets and state, and what it computes is the meaning of
+// the program. Every later phase is checked against it.
+//
+// It runs the v1model pipeline on raw packet bytes: parser, verify
+// checksum, ingress, egress, compute checksum, deparser. Packets go one at
+// a time, so an @atomic block is simply run to completion: the serial
+// meaning later phases must preserve.
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"math/rand"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// dropPort is the egress_spec value mark_to_drop sets (BMv2's drop port).
+const dropPort = 511
+
+// maxParserSteps bounds parser state transitions per packet: a parser that
+// loops without consuming input stops with error.ParserTimeout.
+const maxParserSteps = 10000
+
+// ErrUnsupported is wrapped by New when the program uses something the
+// interpreter cannot run.
+var ErrUnsupported = errors.New("not supported by the interpreter")
+
+// Options configure a Switch.
+type Options struct {
+	// Seed seeds random() and the random hash, for repeatable runs.
+	Seed int64
+}
+
+// Digest is a message a program sent to the control plane.
+type Digest struct {
+	Receiver uint64
+	Data     []byte
+}
+
+// Output is what one packet produced.
+type Output struct {
+	// Dropped is set when the packet left no output.
+	Dropped bool
+	Port    uint64
+	Data    []byte
+	// Emitted lists the headers the deparser wrote, with their bit offsets,
+	// to explain a mismatch field by field.
+	Emitted []EmittedHeader
+}
+
+// EmittedHeader is a header the deparser wrote, at a bit offset of the output.
+type EmittedHeader struct {
+	Name      string
+	Type      *ir.Struct
+	OffsetBit int
+}
+
+// Switch is a program ready to run, with its state: tables, registers,
+// counters, meters. It is not safe for concurrent use.
+type Switch struct {
+	prog *ir.Program
+	opts Options
+
+	parser   *compiledParser
+	controls []*compiledControl // verify, ingress, egress, compute, deparser
+	hdrType  ir.Type
+	metaType ir.Type
+	stdType  *ir.Struct
+
+	compiledTables map[*ir.Table]*compiledTable
+	tables         map[*ir.Table]*tableState
+	tablesByName   map[string]*ir.Table
+	functions      map[*ir.Function]*compiledFunction
+	instances      map[string]*ir.Instance
+	registers      map[*ir.Instance][]Value
+	counters       map[*ir.Instance][]Counter
+	meterColors    map[*ir.Instance]map[uint64]uint64
+	valueSets      map[*ir.ValueSet][]*big.Int
+	errorIndex_    map[string]int
+
+	errPacketTooShort, errStackOutOfBounds, errParserTimeout int
+
+	rng *rand.Rand
+	// Digests collects the digests the program sent.
+	Digests []Digest
+
+	// Per packet.
+	std      Value // standard_metadata of the packet being processed
+	payload  []byte
+	emitted  []EmittedHeader
+	truncate int
+	faultErr error
+
+	compileErrs []error
+}
+
+// Counter is a packet and byte count.
+type Counter struct {
+	Packets, Bytes uint64
+}
+
+// New compiles a program for the interpreter. The program must be a
+// v1model program (its Pipeline has the six v1model blocks).
+func New(prog *ir.Program, opts Options) (*Switch, error) {
+	sw := &Switch{
+		prog:           prog,
+		opts:           opts,
+		compiledTables: map[*ir.Table]*compiledTable{},
+		tables:         map[*ir.Table]*tableState{},
+		tablesByName:   map[string]*ir.Table{},
+		functions:      map[*ir.Function]*compiledFunction{},
+		instances:      map[string]*ir.Instance{},
+		registers:      map[*ir.Instance][]Value{},
+		counters:       map[*ir.Instance][]Counter{},
+		meterColors:    map[*ir.Instance]map[uint64]uint64{},
+		valueSets:      map[*ir.ValueSet][]*big.Int{},
+		errorIndex_:    map[string]int{},
+		rng:            rand.New(rand.NewSource(opts.Seed)),
+	}
+	for i, e := range prog.Errors {
+		sw.errorIndex_[e] = i
+	}
+	sw.errPacketTooShort = sw.errorIndex("PacketTooShort")
+	sw.errStackOutOfBounds = sw.errorIndex("StackOutOfBounds")
+	sw.errParserTimeout = sw.errorIndex("ParserTimeout")
+	if prog.Arch != "v1model" || len(prog.Pipeline) != 6 || prog.Pipeline[0].Parser == nil {
+		return nil, fmt.Errorf("interp: the program is not a v1model program (a V1Switch main instance): %w", ErrUnsupported)
+	}
+	for _, inst := range prog.Instances {
+		sw.addInstance(inst)
+	}
+	for _, c := range prog.Controls {
+		for _, inst := range c.Instances {
+			sw.addInstance(inst)
+		}
+		for _, t := range c.Tables {
+			sw.tableState(t)
+			sw.tablesByName[t.Name] = t
+			sw.tablesByName[c.Name+"."+t.Name] = t
+		}
+	}
+	for _, p := range prog.Parsers {
+		for _, inst := range p.Instances {
+			sw.addInstance(inst)
+		}
+	}
+	p := prog.Pipeline[0].Parser
+	if len(p.Params) != 4 {
+		return nil, fmt.Errorf("interp: parser %s has %d parameters, v1model needs 4: %w", p.Name, len(p.Params), ErrUnsupported)
+	}
+	sw.hdrType, sw.metaType = p.Params[1].Type, p.Params[2].Type
+	std, ok := p.Params[3].Type.(*ir.Struct)
+	if !ok {
+		return nil, fmt.Errorf("interp: parser %s: the 4th parameter is not standard_metadata_t: %w", p.Name, ErrUnsupported)
+	}
+	sw.stdType = std
+	sw.parser = sw.compileParser(p)
+	for _, b := range prog.Pipeline[1:] {
+		if b.Control == nil {
+			return nil, fmt.Errorf("interp: v1model block %s is not a control: %w", b.Param, ErrUnsupported)
+		}
+		sw.controls = append(sw.controls, sw.compileControl(b.Control))
+	}
+	if err := errors.Join(sw.compileErrs...); err != nil {
+		return nil, fmt.Errorf("interp: %w: %w", ErrUnsupported, err)
+	}
+	sw.installDefaults()
+	return sw, nil
+}
+
+func (sw *Switch) addInstance(inst *ir.Instance) {
+	sw.instances[inst.Name] = inst
+	size := 1
+	if len(inst.Args) > 0 {
+		if c, ok := inst.Args[0].(*ir.Const); ok && c.Value.IsInt64() {
+			size = int(c.Value.Int64())
+		}
+	}
+	switch inst.Type.Name {
+	case "register":
+		vals := make([]Value, size)
+		for i := range vals {
+			vals[i] = zero(inst.Type.Args[0])
+		}
+		sw.registers[inst] = vals
+	case "counter", "direct_counter":
+		sw.counters[inst] = make([]Counter, size)
+	case "meter", "direct_meter":
+		sw.meterColors[inst] = map[uint64]uint64{}
+	}
+}
+
+func (sw *Switch) tableState(t *ir.Table) *tableState {
+	if ts, ok := sw.tables[t]; ok {
+		return ts
+	}
+	ts := newTableState(t)
+	sw.tables[t] = ts
+	return ts
+}
+
+func (sw *Switch) errorIndex(name string) int {
+	if i, ok := sw.errorIndex_[name]; ok {
+		return i
+	}
+	return 0
+}
+
+// stdField is the index of a standard_metadata field, or -1.
+func (sw *Switch) stdField(name string) int {
+	if sw.stdType == nil {
+		return -1
+	}
+	_, i := sw.stdType.Field(name)
+	return i
+}
+
+// fault records the first run-time error of the packet being processed.
+func (sw *Switch) fault(err error) {
+	if sw.faultErr == nil {
+		sw.faultErr = err
+	}
+}
+
+// ------------------------------------------------------------------ parsers and controls
+
+type compiledParser struct {
+	sc     *scope
+	params [4]int
+	states []compiledState
+	start  int
+}
+
+type compiledState struct {
+	name string
+	body execFn
+	next func(fr *frame) int // the next state's index; stateAccept or stateReject
+}
+
+const (
+	stateAccept = -1
+	stateReject = -2
+)
+
+func (sw *Switch) compileParser(p *ir.Parser) *compiledParser {
+	sc := newScope(sw)
+	cp := &compiledParser{sc: sc}
+	for i, param := range p.Params {
+		cp.params[i] = sc.slot(param)
+	}
+	index := map[string]int{ir.StateAccept: stateAccept, ir.StateReject: stateReject}
+	for i, st := range p.States {
+		index[st.Name] = i
+	}
+	cp.start = index["start"]
+	for _, st := range p.States {
+		cs := compiledState{name: st.Name, body: sc.block(st.Body)}
+		if st.Select == nil {
+			next := index[st.Next]
+			cs.next = func(*frame) int { return next }
+		} else {
+			cs.next = sc.selectFn(st.Select, index)
+		}
+		cp.states = append(cp.states, cs)
+	}
+	sw.compileErrs = append(sw.compileErrs, sc.errs...)
+	return cp
+}
+
+// selectFn compiles a select: the first case whose keysets all match wins;
+// no match is error.NoMatch.
+func (s *scope) selectFn(sel *ir.Select, index map[string]int) func(fr *frame) int {
+	exprs := make([]evalFn, len(sel.Exprs))
+	for i, e := range sel.Exprs {
+		exprs[i] = s.expr(e)
+	}
+	type arm struct {
+		keys []*ir.Keyset
+		next int
+	}
+	arms := make([]arm, len(sel.Cases))
+	for i, c := range sel.Cases {
+		arms[i] = arm{keys: c.Keys, next: index[c.Next]}
+	}
+	noMatch := s.sw.errorIndex("NoMatch")
+	return func(fr *frame) int {
+		vals := make([]Value, len(exprs))
+		for i, e := range exprs {
+			vals[i] = e(fr)
+		}
+		for _, a := range arms {
+			if keysetsMatch(fr.sw, a.keys, vals) {
+				return a.next
+			}
+		}
+		fr.parserError(noMatch)
+		return stateReject
+	}
+}
+
+func keysetsMatch(sw *Switch, keys []*ir.Keyset, vals []Value) bool {
+	for i, k := range keys {
+		if i >= len(vals) {
+			return false
+		}
+		v := vals[i]
+		switch k.Kind {
+		case ir.KeysetDefault:
+		case ir.KeysetExact:
+			if !eqBig(v, k.Value) {
+				return false
+			}
+		case ir.KeysetMask:
+			if !maskedEq(v, k.Value, k.Mask) {
+				return false
+			}
+		case ir.KeysetRange:
+			b := bigOf(v)
+			if b.Cmp(k.Value) < 0 || b.Cmp(k.Hi) > 0 {
+				return false
+			}
+		case ir.KeysetValueSet:
+			if !sw.valueSetHas(k.ValueSet, v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// valueSetHas reports whether a value_set holds v. Value sets are filled by
+// the control plane; the interpreter's are empty unless a test fills them.
+func (sw *Switch) valueSetHas(vs *ir.ValueSet, v Value) bool {
+	for _, x := range sw.valueSets[vs] {
+		if eqBig(v, x) {
+			return true
+		}
+	}
+	return false
+}
+
+type compiledControl struct {
+	c      *ir.Control
+	params []int
+	nslots int
+	body   execFn
+}
+
+func (sw *Switch) compileControl(c *ir.Control) *compiledControl {
+	sc := newScope(sw)
+	cc := &compiledControl{c: c}
+	for _, p := range c.Params {
+		cc.params = append(cc.params, sc.slot(p))
+	}
+	for _, v := range c.Locals {
+		sc.slot(v)
+	}
+	cc.body = sc.block(c.Body)
+	cc.nslots = sc.nslots
+	sw.compileErrs = append(sw.compileErrs, sc.errs...)
+	return cc
+}
+
+// ------------------------------------------------------------------ frames
+
+// parserError raises a parser error: the parser goes to reject with
+// standard_metadata.parser_error set (v1model goes on to ingress).
+func (fr *frame) parserError(code int) {
+	if !fr.rejected {
+		fr.rejected = true
+		fr.perr = code
+	}
+}
+
+// pending returns the flow a nested call left behind: exit from an action,
+// or a parser error.
+func (fr *frame) pending() flow {
+	switch {
+	case fr.rejected:
+		return flowReject
+	case fr.exiting:
+		return flowExit
+	}
+	return flowNext
+}
+
+// ------------------------------------------------------------------ the pipeline
+
+// Process runs one packet, received on port, through the pipeline. The
+// error reports a run-time fault of the program (a failed assert, a runaway
+// loop), never a packet the parser rejects.
+func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
+	sw.faultErr = nil
+	sw.truncate = 0
+	pkt := &packet{data: data}
+	hdr, meta, std := zero(sw.hdrType), zero(sw.metaType), zero(sw.stdType)
+	sw.std = std
+	sw.setStd("ingress_port", uint64(port))
+	sw.setStd("packet_length", uint64(len(data)))
+
+	sw.runParser(pkt, hdr, meta, std)
+	sw.payload = data[min(len(data), (pkt.pos+7)/8):]
+
+	args := [][]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}
+	for i, cc := range sw.controls {
+		if i == 2 { // between ingress and egress
+			if sw.getStd("egress_spec") == dropPort {
+				return &Output{Dropped: true}, sw.faultErr
+			}
+			sw.setStd("egress_port", sw.getStd("egress_spec"))
+		}
+		fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cc.nslots)}
+		for j, slot := range cc.params {
+			if j < len(args[i]) {
+				fr.slots[slot] = args[i][j]
+			}
+		}
+		if i == 4 { // the deparser writes a fresh packet
+			pkt.out, pkt.outBits = nil, 0
+			sw.emitted = sw.emitted[:0]
+		}
+		cc.body(fr)
+		if i == 2 && sw.getStd("egress_spec") == dropPort {
+			return &Output{Dropped: true}, sw.faultErr
+		}
+	}
+	out := append(pkt.out, sw.payload...)
+	if sw.truncate > 0 && sw.truncate < len(out) {
+		out = out[:sw.truncate]
+	}
+	return &Output{Port: sw.getStd("egress_port"), Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
+}
+
+func (sw *Switch) runParser(pkt *packet, hdr, meta, std Value) {
+	cp := sw.parser
+	fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cp.sc.nslots)}
+	fr.slots[cp.params[1]] = hdr
+	fr.slots[cp.params[2]] = meta
+	fr.slots[cp.params[3]] = std
+	state := cp.start
+	for steps := 0; state >= 0; steps++ {
+		if steps == maxParserSteps {
+			fr.parserError(sw.errParserTimeout)
+			break
+		}
+		st := &cp.states[state]
+		st.body(fr)
+		if fr.rejected {
+			break
+		}
+		state = st.next(fr)
+		if fr.rejected {
+			break
+		}
+	}
+	if fr.rejected {
+		sw.setStd("parser_error", uint64(fr.perr))
+	}
+}
+
+func (sw *Switch) setStd(field string, v uint64) {
+	if i := sw.stdField(field); i >= 0 {
+		sw.std.Agg.Fields[i] = Value{U: v}
+	}
+}
+
+func (sw *Switch) getStd(field string) uint64 {
+	if i := sw.stdField(field); i >= 0 {
+		return sw.std.Agg.Fields[i].U
+	}
+	return 0
+}
+
+// ------------------------------------------------------------------ state
+
+func (sw *Switch) registerRead(inst *ir.Instance, i uint64) Value {
+	vals := sw.registers[inst]
+	if i >= uint64(len(vals)) {
+		return zero(inst.Type.Args[0]) // out of range: BMv2 errors; p4hls reads 0
+	}
+	return copyValue(vals[i])
+}
+
+func (sw *Switch) registerWrite(inst *ir.Instance, i uint64, v Value) {
+	vals := sw.registers[inst]
+	if i < uint64(len(vals)) {
+		vals[i] = copyValue(v)
+	}
+}
+
+func (sw *Switch) count(inst *ir.Instance, i uint64, bytes int) {
+	cs := sw.counters[inst]
+	if i < uint64(len(cs)) {
+		cs[i].Packets++
+		cs[i].Bytes += uint64(bytes)
+	}
+}
+
+func (sw *Switch) meterColor(inst *ir.Instance, i uint64) uint64 {
+	return sw.meterColors[inst][i] // green (0) unless a test set another colour
+}
+
+func (sw *Switch) random(lo, hi Value, t *ir.Bits) Value {
+	l, h := bigOf(lo), bigOf(hi)
+	if h.Cmp(l) < 0 {
+		return lo
+	}
+	span := new(big.Int).Sub(h, l)
+	span.Add(span, bigOne)
+	r := new(big.Int).Rand(sw.rng, span)
+	return fromBig(r.Add(r, l), t)
+}

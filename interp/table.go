@@ -1,0 +1,346 @@
+package interp
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// compiledAction runs an action: it binds its parameters' slots from the
+// arguments, then runs the body.
+type compiledAction struct {
+	action *ir.Action
+	params []int // slots, in parameter order
+	types  []ir.Type
+	body   execFn
+}
+
+func (s *scope) action(a *ir.Action) *compiledAction {
+	if ca, ok := s.actions[a]; ok {
+		return ca
+	}
+	ca := &compiledAction{action: a}
+	s.actions[a] = ca // before the body: the body may not call itself, but be safe
+	for _, p := range a.Params {
+		ca.params = append(ca.params, s.slot(p))
+		ca.types = append(ca.types, p.Type)
+	}
+	ca.body = s.block(a.Body)
+	return ca
+}
+
+// run runs the action with argument values already bound. An exit inside
+// it ends the enclosing control; a return only the action.
+func (ca *compiledAction) run(fr *frame, args []Value) {
+	for i, slot := range ca.params {
+		if i < len(args) {
+			fr.slots[slot] = copyValue(args[i])
+		} else {
+			fr.slots[slot] = zero(ca.types[i])
+		}
+	}
+	if ca.body(fr) == flowExit {
+		fr.exiting = true
+	}
+}
+
+// callAction compiles a direct action call: in and inout arguments are
+// copied in, out and inout ones copied back (P4-16 §6.8 copy-in/copy-out).
+func (s *scope) callAction(call *ir.ActionCall) execFn {
+	ca := s.action(call.Action)
+	args := make([]evalFn, len(call.Args))
+	var back []func(fr *frame)
+	for i, a := range call.Args {
+		args[i] = s.expr(a)
+		p := call.Action.Params[i]
+		if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
+			dst := s.ref(a)
+			slot := ca.params[i]
+			back = append(back, func(fr *frame) {
+				if d := dst(fr); d != nil {
+					assignInto(d, fr.slots[slot])
+				}
+			})
+		}
+	}
+	return func(fr *frame) flow {
+		vals := make([]Value, len(args))
+		for i, a := range args {
+			vals[i] = a(fr)
+		}
+		ca.run(fr, vals)
+		for _, b := range back {
+			b(fr)
+		}
+		return fr.pending()
+	}
+}
+
+// ------------------------------------------------------------------ tables
+
+// compiledTable is a table's keys and actions, compiled in the scope of
+// its control. Its entries live in the Switch (they change at run time).
+type compiledTable struct {
+	t       *ir.Table
+	keys    []evalFn
+	widths  []int
+	actions map[*ir.Action]*compiledAction
+	bound   map[*ir.Action][]evalFn // directional arguments bound in the actions list
+	state   *tableState
+}
+
+func (s *scope) table(t *ir.Table) *compiledTable {
+	if ct, ok := s.sw.compiledTables[t]; ok && ct.keys != nil {
+		return ct
+	}
+	ct := &compiledTable{t: t, actions: map[*ir.Action]*compiledAction{}, bound: map[*ir.Action][]evalFn{}}
+	s.sw.compiledTables[t] = ct
+	ct.state = s.sw.tableState(t)
+	for _, k := range t.Keys {
+		ct.keys = append(ct.keys, s.expr(k.Expr))
+		ct.widths = append(ct.widths, keyWidth(k.Expr.Type()))
+	}
+	for _, ar := range t.Actions {
+		ct.actions[ar.Action] = s.action(ar.Action)
+		for _, a := range ar.Args {
+			ct.bound[ar.Action] = append(ct.bound[ar.Action], s.expr(a))
+		}
+	}
+	if t.Default != nil {
+		if _, ok := ct.actions[t.Default.Action]; !ok {
+			ct.actions[t.Default.Action] = s.action(t.Default.Action)
+		}
+	}
+	return ct
+}
+
+func keyWidth(t ir.Type) int {
+	if w := ir.WidthBits(t); w > 0 {
+		return w
+	}
+	return 32 // enums and errors match on their index
+}
+
+// apply looks the keys up and runs the chosen action. It returns whether
+// an entry matched and which action ran.
+func (ct *compiledTable) apply(fr *frame) (bool, *ir.Action) {
+	keys := make([]Value, len(ct.keys))
+	for i, k := range ct.keys {
+		keys[i] = k(fr)
+	}
+	call, hit := ct.state.lookup(keys)
+	if call == nil {
+		return false, nil
+	}
+	ca := ct.actions[call.action]
+	if ca == nil {
+		fr.sw.fault(fmt.Errorf("table %s: action %s is not one of its actions", ct.t.Name, call.action.Name))
+		return hit, nil
+	}
+	args := make([]Value, 0, len(ca.params))
+	for _, b := range ct.bound[call.action] {
+		args = append(args, b(fr))
+	}
+	args = append(args, call.data...)
+	ca.run(fr, args)
+	return hit, call.action
+}
+
+// boundCall is an action with its action data, as an entry or default
+// action holds it.
+type boundCall struct {
+	action *ir.Action
+	data   []Value
+}
+
+// Entry is a table entry installed at run time (or a const entry).
+type Entry struct {
+	// Keys holds one match per table key.
+	Keys []Match
+	// Priority ranks entries that may both match (larger wins); entries of
+	// tables with only exact and lpm keys need none.
+	Priority int
+	Action   string
+	Data     []*big.Int // action data, in parameter order
+
+	keyNames []string // the STF reader's key names, before orderKeys
+}
+
+// MatchKind says how a Match matches.
+type MatchKind int
+
+const (
+	MatchExact   MatchKind = iota // Value
+	MatchTernary                  // Value &&& Mask
+	MatchLPM                      // Value / PrefixLen
+	MatchRange                    // Value .. Hi
+	MatchAny                      // a wildcard (optional or ternary don't-care)
+)
+
+// Match is one key's part of an entry.
+type Match struct {
+	Kind      MatchKind
+	Value     *big.Int
+	Mask      *big.Int
+	Hi        *big.Int
+	PrefixLen int
+}
+
+// entry is an installed entry, ready to match.
+type entry struct {
+	keys     []Match
+	priority int
+	order    int // installation order, for ties
+	call     *boundCall
+}
+
+// tableState is a table's entries and default action.
+type tableState struct {
+	t       *ir.Table
+	widths  []int
+	entries []*entry
+	exact   map[string]*entry // when every key is exact: an index by key bytes
+	dflt    *boundCall
+	sorted  bool
+	order   int
+}
+
+func newTableState(t *ir.Table) *tableState {
+	ts := &tableState{t: t}
+	for _, k := range t.Keys {
+		ts.widths = append(ts.widths, keyWidth(k.Expr.Type()))
+	}
+	allExact := len(t.Keys) > 0
+	for _, k := range t.Keys {
+		allExact = allExact && k.Match == ir.MatchExact
+	}
+	if allExact {
+		ts.exact = map[string]*entry{}
+	}
+	return ts
+}
+
+// add installs an entry. A second entry with the same keys replaces the
+// first (as a control plane's modify would).
+func (ts *tableState) add(e *entry) {
+	e.order = ts.order
+	ts.order++
+	if ts.exact != nil {
+		ts.exact[exactKey(e.keys)] = e
+		return
+	}
+	ts.entries = append(ts.entries, e)
+	ts.sorted = false
+}
+
+func exactKey(ms []Match) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(m.Value.Text(16))
+		b.WriteByte(':')
+	}
+	return b.String()
+}
+
+func valueKey(vs []Value) string {
+	var b strings.Builder
+	for _, v := range vs {
+		b.WriteString(bigOf(v).Text(16))
+		b.WriteByte(':')
+	}
+	return b.String()
+}
+
+// lookup returns the action to run and whether an entry matched (false:
+// the default action).
+func (ts *tableState) lookup(keys []Value) (*boundCall, bool) {
+	if ts.exact != nil {
+		if e, ok := ts.exact[valueKey(keys)]; ok {
+			return e.call, true
+		}
+		return ts.dflt, false
+	}
+	if !ts.sorted {
+		ts.sort()
+	}
+	for _, e := range ts.entries {
+		if e.matches(keys, ts.widths) {
+			return e.call, true
+		}
+	}
+	return ts.dflt, false
+}
+
+// sort orders entries best first: by priority, then by the longest prefix
+// of the lpm key (P4-16 §14.2.1.2), then by installation order.
+func (ts *tableState) sort() {
+	lpm := -1
+	for i, k := range ts.t.Keys {
+		if k.Match == ir.MatchLPM {
+			lpm = i
+		}
+	}
+	sort.SliceStable(ts.entries, func(i, j int) bool {
+		a, b := ts.entries[i], ts.entries[j]
+		if a.priority != b.priority {
+			return a.priority > b.priority
+		}
+		if lpm >= 0 && a.keys[lpm].PrefixLen != b.keys[lpm].PrefixLen {
+			return a.keys[lpm].PrefixLen > b.keys[lpm].PrefixLen
+		}
+		return a.order < b.order
+	})
+	ts.sorted = true
+}
+
+func (e *entry) matches(keys []Value, widths []int) bool {
+	for i, m := range e.keys {
+		k := keys[i]
+		switch m.Kind {
+		case MatchAny:
+		case MatchExact:
+			if !eqBig(k, m.Value) {
+				return false
+			}
+		case MatchTernary:
+			if !maskedEq(k, m.Value, m.Mask) {
+				return false
+			}
+		case MatchLPM:
+			if !maskedEq(k, m.Value, prefixMask(m.PrefixLen, widths[i])) {
+				return false
+			}
+		case MatchRange:
+			v := bigOf(k)
+			if v.Cmp(m.Value) < 0 || v.Cmp(m.Hi) > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func eqBig(k Value, v *big.Int) bool {
+	if k.Big == nil && v.IsUint64() {
+		return k.U == v.Uint64()
+	}
+	return bigOf(k).Cmp(v) == 0
+}
+
+func maskedEq(k Value, v, m *big.Int) bool {
+	if k.Big == nil && v.IsUint64() && m.IsUint64() {
+		return k.U&m.Uint64() == v.Uint64()&m.Uint64()
+	}
+	a := new(big.Int).And(bigOf(k), m)
+	b := new(big.Int).And(v, m)
+	return a.Cmp(b) == 0
+}
+
+func prefixMask(n, w int) *big.Int {
+	all := new(big.Int).Sub(new(big.Int).Lsh(bigOne, uint(w)), bigOne)
+	low := new(big.Int).Sub(new(big.Int).Lsh(bigOne, uint(w-n)), bigOne)
+	return all.AndNot(all, low)
+}
