@@ -17,7 +17,7 @@ var allowed = map[string][]string{
 	"frontend/parser": {},
 	"frontend/cpp":    {"diag"},
 	"frontend":        {"diag", "ir", "frontend/cpp", "frontend/parser"},
-	"interp":          {"diag", "ir", "frontend"},
+	"interp":          {"diag", "ir"},
 	"cmd/p4hls":       {"diag", "ir", "frontend", "interp"},
 }
 
