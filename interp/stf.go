@@ -139,22 +139,12 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 	return cmd, err
 }
 
-// parseAdd reads `add TABLE [PRIORITY] KEY:VALUE ... ACTION(...)`.
+// parseAdd reads `add TABLE [PRIORITY] KEY:VALUE ... ACTION(...)`. A word
+// with a colon outside parentheses is a key (isValid():1 is one); the
+// action starts at the first word that is not.
 func parseAdd(cmd *STFCommand, line string) error {
-	open := strings.IndexByte(line, '(')
-	if open < 0 {
-		return fmt.Errorf("add needs an action with parentheses, as a() or a(p:1)")
-	}
-	head := strings.Fields(line[:open])
-	// head: add TABLE [PRIORITY] KEY:VALUE... ACTION
-	actionName := head[len(head)-1]
-	action, data, err := parseAction(actionName + line[open:])
-	if err != nil {
-		return err
-	}
-	cmd.Entry.Action, cmd.Entry.Data = action, data
-	words := head[2 : len(head)-1]
-	if len(words) > 0 && !strings.Contains(words[0], ":") {
+	words := strings.Fields(line)[2:]
+	if len(words) > 0 && !strings.ContainsAny(words[0], ":(") {
 		p, err := strconv.Atoi(words[0])
 		if err != nil {
 			return fmt.Errorf("bad priority %q", words[0])
@@ -162,11 +152,9 @@ func parseAdd(cmd *STFCommand, line string) error {
 		cmd.Entry.Priority = p
 		words = words[1:]
 	}
-	for _, w := range words {
-		name, value, ok := strings.Cut(w, ":")
-		if !ok {
-			return fmt.Errorf("key %q needs KEY:VALUE", w)
-		}
+	i := 0
+	for ; i < len(words) && colonOutsideParens(words[i]); i++ {
+		name, value := splitKey(words[i])
 		m, err := parseMatch(value)
 		if err != nil {
 			return fmt.Errorf("key %s: %v", name, err)
@@ -174,7 +162,51 @@ func parseAdd(cmd *STFCommand, line string) error {
 		cmd.Entry.Keys = append(cmd.Entry.Keys, m)
 		cmd.Entry.keyNames = append(cmd.Entry.keyNames, name)
 	}
+	if i == len(words) {
+		return fmt.Errorf("add needs an action after the keys, as a() or a(p:1)")
+	}
+	action, data, err := parseAction(strings.Join(words[i:], " "))
+	if err != nil {
+		return err
+	}
+	cmd.Entry.Action, cmd.Entry.Data = action, data
 	return nil
+}
+
+// colonOutsideParens reports whether w has a ':' at parenthesis depth 0.
+func colonOutsideParens(w string) bool {
+	depth := 0
+	for _, c := range w {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ':':
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitKey splits NAME:VALUE at the first colon outside parentheses.
+func splitKey(w string) (string, string) {
+	depth := 0
+	for i, c := range w {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ':':
+			if depth == 0 {
+				return w[:i], w[i+1:]
+			}
+		}
+	}
+	return w, ""
 }
 
 // parseAction reads ACTION(PARAM:VALUE, ...).
