@@ -351,7 +351,7 @@ func (s *scope) binary(e *ir.Binary) evalFn {
 			return func(fr *frame) Value { return Value{U: x(fr).U ^ y(fr).U} }
 		}
 	}
-	return func(fr *frame) Value { return binary(op, x(fr), y(fr), t) }
+	return func(fr *frame) Value { return arith(op, x(fr), y(fr), t) }
 }
 
 // bitsOf returns the fixed-width view of a type: enums and int compute as

@@ -107,11 +107,7 @@ func (sw *Switch) installDefaults() {
 			for i, k := range e.Keys {
 				ent.keys = append(ent.keys, keysetMatch(k, t.Keys[i]))
 			}
-			if ts.exact != nil {
-				ts.exact[exactKey(ent.keys)] = ent
-			} else {
-				ts.add(ent)
-			}
+			ts.add(ent)
 		}
 	}
 }

@@ -18,13 +18,18 @@ type packet struct {
 // remaining is how many bits the parser has not read yet.
 func (p *packet) remaining() int { return len(p.data)*8 - p.pos }
 
-// readBits reads n bits, most significant first, without advancing.
+// peekBits reads n bits, most significant first, without advancing.
 func (p *packet) peekBits(n int) Value {
 	if n <= 64 {
 		var u uint64
-		for i := 0; i < n; i++ {
-			bit := p.pos + i
-			u = u<<1 | uint64(p.data[bit/8]>>(7-uint(bit%8))&1)
+		pos := p.pos
+		for n > 0 { // a byte's worth of bits at a time
+			avail := 8 - pos%8
+			take := min(avail, n)
+			bits := uint64(p.data[pos/8]>>uint(avail-take)) & (1<<uint(take) - 1)
+			u = u<<uint(take) | bits
+			pos += take
+			n -= take
 		}
 		return Value{U: u}
 	}
@@ -66,6 +71,17 @@ func (p *packet) readValue(t ir.Type, v *Value) {
 func (p *packet) writeBits(v Value, n int) {
 	for need := (p.outBits + n + 7) / 8; len(p.out) < need; {
 		p.out = append(p.out, 0)
+	}
+	if v.Big == nil && n <= 64 {
+		for n > 0 { // a byte's worth of bits at a time
+			free := 8 - p.outBits%8
+			take := min(free, n)
+			bits := byte(v.U>>uint(n-take)) & (1<<uint(take) - 1)
+			p.out[p.outBits/8] |= bits << uint(free-take)
+			p.outBits += take
+			n -= take
+		}
+		return
 	}
 	for i := n - 1; i >= 0; i-- {
 		var bit uint

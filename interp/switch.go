@@ -87,8 +87,12 @@ type Switch struct {
 	// Digests collects the digests the program sent.
 	Digests []Digest
 
-	// Per packet.
+	// Per packet. hdr, meta and std are allocated once and reset for each
+	// packet; frames too.
+	hdr, meta Value
 	std      Value // standard_metadata of the packet being processed
+	frames   map[*compiledControl]*frame
+	pframe   *frame
 	payload  []byte
 	emitted  []EmittedHeader
 	truncate int
@@ -396,8 +400,15 @@ func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
 	sw.faultErr = nil
 	sw.truncate = 0
 	pkt := &packet{data: data}
-	hdr, meta, std := zero(sw.hdrType), zero(sw.metaType), zero(sw.stdType)
-	sw.std = std
+	if sw.hdr.Agg == nil && sw.hdr.Big == nil {
+		sw.hdr, sw.meta, sw.std = zero(sw.hdrType), zero(sw.metaType), zero(sw.stdType)
+		sw.frames = map[*compiledControl]*frame{}
+	} else {
+		reset(&sw.hdr, sw.hdrType)
+		reset(&sw.meta, sw.metaType)
+		reset(&sw.std, sw.stdType)
+	}
+	hdr, meta, std := sw.hdr, sw.meta, sw.std
 	sw.setStd("ingress_port", uint64(port))
 	sw.setStd("packet_length", uint64(len(data)))
 
@@ -412,7 +423,7 @@ func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
 			}
 			sw.setStd("egress_port", sw.getStd("egress_spec"))
 		}
-		fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cc.nslots)}
+		fr := sw.frame(cc, pkt)
 		for j, slot := range cc.params {
 			if j < len(args[i]) {
 				fr.slots[slot] = args[i][j]
@@ -432,6 +443,19 @@ func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
 		out = out[:sw.truncate]
 	}
 	return &Output{Port: sw.getStd("egress_port"), Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
+}
+
+// frame returns the frame of a control, cleared for a new packet.
+func (sw *Switch) frame(cc *compiledControl, pkt *packet) *frame {
+	fr := sw.frames[cc]
+	if fr == nil {
+		fr = &frame{sw: sw, slots: make([]Value, cc.nslots)}
+		sw.frames[cc] = fr
+	} else {
+		clear(fr.slots)
+	}
+	fr.pkt, fr.exiting, fr.rejected, fr.perr, fr.ret = pkt, false, false, 0, Value{}
+	return fr
 }
 
 func (sw *Switch) runParser(pkt *packet, hdr, meta, std Value) {

@@ -1,10 +1,10 @@
 package interp
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/big"
 	"sort"
-	"strings"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -86,6 +86,7 @@ func (s *scope) callAction(call *ir.ActionCall) execFn {
 type compiledTable struct {
 	t       *ir.Table
 	keys    []evalFn
+	keyBuf  []Value // reused: a table is never applied while it is applied
 	widths  []int
 	actions map[*ir.Action]*compiledAction
 	bound   map[*ir.Action][]evalFn // directional arguments bound in the actions list
@@ -127,7 +128,10 @@ func keyWidth(t ir.Type) int {
 // apply looks the keys up and runs the chosen action. It returns whether
 // an entry matched and which action ran.
 func (ct *compiledTable) apply(fr *frame) (bool, *ir.Action) {
-	keys := make([]Value, len(ct.keys))
+	if ct.keyBuf == nil {
+		ct.keyBuf = make([]Value, len(ct.keys))
+	}
+	keys := ct.keyBuf
 	for i, k := range ct.keys {
 		keys[i] = k(fr)
 	}
@@ -195,12 +199,23 @@ type entry struct {
 	priority int
 	order    int // installation order, for ties
 	call     *boundCall
+	// small holds each key's value, mask (or high bound) as uint64 when
+	// every key is at most 64 bits wide: the common case, matched without
+	// big.Int.
+	small []smallMatch
+}
+
+type smallMatch struct {
+	kind              MatchKind
+	value, mask, high uint64
 }
 
 // tableState is a table's entries and default action.
 type tableState struct {
 	t       *ir.Table
 	widths  []int
+	small   bool   // every key is at most 64 bits wide
+	keyBuf  []byte // reused to build exact-match index keys
 	entries []*entry
 	exact   map[string]*entry // when every key is exact: an index by key bytes
 	dflt    *boundCall
@@ -209,9 +224,11 @@ type tableState struct {
 }
 
 func newTableState(t *ir.Table) *tableState {
-	ts := &tableState{t: t}
+	ts := &tableState{t: t, small: true}
 	for _, k := range t.Keys {
-		ts.widths = append(ts.widths, keyWidth(k.Expr.Type()))
+		w := keyWidth(k.Expr.Type())
+		ts.widths = append(ts.widths, w)
+		ts.small = ts.small && w <= 64
 	}
 	allExact := len(t.Keys) > 0
 	for _, k := range t.Keys {
@@ -229,36 +246,71 @@ func (ts *tableState) add(e *entry) {
 	e.order = ts.order
 	ts.order++
 	if ts.exact != nil {
-		ts.exact[exactKey(e.keys)] = e
+		ts.exact[string(ts.matchKey(e.keys))] = e
 		return
+	}
+	if ts.small {
+		e.small = make([]smallMatch, len(e.keys))
+		for i, m := range e.keys {
+			sm := smallMatch{kind: m.Kind}
+			switch m.Kind {
+			case MatchExact:
+				sm.value = m.Value.Uint64()
+			case MatchTernary:
+				sm.mask = m.Mask.Uint64()
+				sm.value = m.Value.Uint64() & sm.mask
+			case MatchLPM:
+				sm.mask = prefixMask(m.PrefixLen, ts.widths[i]).Uint64()
+				sm.value = m.Value.Uint64() & sm.mask
+			case MatchRange:
+				sm.value, sm.high = m.Value.Uint64(), m.Hi.Uint64()
+			}
+			e.small[i] = sm
+		}
 	}
 	ts.entries = append(ts.entries, e)
 	ts.sorted = false
 }
 
-func exactKey(ms []Match) string {
-	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString(m.Value.Text(16))
-		b.WriteByte(':')
+// matchKey encodes exact match values as the index key: each value in as
+// many bytes as its key is wide.
+func (ts *tableState) matchKey(ms []Match) []byte {
+	b := ts.keyBuf[:0]
+	for i, m := range ms {
+		b = appendKey(b, m.Value, ts.widths[i])
 	}
-	return b.String()
+	ts.keyBuf = b
+	return b
 }
 
-func valueKey(vs []Value) string {
-	var b strings.Builder
-	for _, v := range vs {
-		b.WriteString(bigOf(v).Text(16))
-		b.WriteByte(':')
+func (ts *tableState) valueKey(vs []Value) []byte {
+	b := ts.keyBuf[:0]
+	for i, v := range vs {
+		if v.Big == nil && ts.widths[i] <= 64 {
+			b = binary.BigEndian.AppendUint64(b, v.U)
+			continue
+		}
+		b = appendKey(b, bigOf(v), ts.widths[i])
 	}
-	return b.String()
+	ts.keyBuf = b
+	return b
+}
+
+func appendKey(b []byte, v *big.Int, width int) []byte {
+	if width <= 64 {
+		return binary.BigEndian.AppendUint64(b, v.Uint64())
+	}
+	start := len(b)
+	b = append(b, make([]byte, (width+7)/8)...)
+	v.FillBytes(b[start:])
+	return b
 }
 
 // lookup returns the action to run and whether an entry matched (false:
 // the default action).
 func (ts *tableState) lookup(keys []Value) (*boundCall, bool) {
 	if ts.exact != nil {
-		if e, ok := ts.exact[valueKey(keys)]; ok {
+		if e, ok := ts.exact[string(ts.valueKey(keys))]; ok {
 			return e.call, true
 		}
 		return ts.dflt, false
@@ -297,6 +349,26 @@ func (ts *tableState) sort() {
 }
 
 func (e *entry) matches(keys []Value, widths []int) bool {
+	if e.small != nil {
+		for i, m := range e.small {
+			k := keys[i].U
+			switch m.kind {
+			case MatchExact:
+				if k != m.value {
+					return false
+				}
+			case MatchTernary, MatchLPM:
+				if k&m.mask != m.value {
+					return false
+				}
+			case MatchRange:
+				if k < m.value || k > m.high {
+					return false
+				}
+			}
+		}
+		return true
+	}
 	for i, m := range e.keys {
 		k := keys[i]
 		switch m.Kind {

@@ -61,6 +61,35 @@ func zero(t ir.Type) Value {
 	return Value{}
 }
 
+// reset makes v the zero value of t again in place, reusing its storage
+// (the interpreter resets each packet's headers instead of allocating them).
+func reset(v *Value, t ir.Type) {
+	switch t := t.(type) {
+	case *ir.Struct:
+		v.Agg.Valid, v.Agg.Next = false, 0
+		for i, f := range t.Fields {
+			reset(&v.Agg.Fields[i], f.Type)
+		}
+	case *ir.Stack:
+		v.Agg.Valid, v.Agg.Next = false, 0
+		for i := range v.Agg.Fields {
+			reset(&v.Agg.Fields[i], t.Elem)
+		}
+	case *ir.Tuple:
+		for i, e := range t.Elems {
+			reset(&v.Agg.Fields[i], e)
+		}
+	case *ir.Bits:
+		if t.Width > 64 {
+			v.Big.SetInt64(0)
+			return
+		}
+		v.U = 0
+	default:
+		*v = Value{}
+	}
+}
+
 // copyValue returns a deep copy: P4 assignment copies aggregates.
 func copyValue(v Value) Value {
 	if v.Big != nil {
@@ -201,9 +230,9 @@ func toBig(v Value, t *ir.Bits) *big.Int {
 	return new(big.Int).SetUint64(v.U)
 }
 
-// binary computes x op y for operands of type t (bit<W> or int<W>): the
+// arith computes x op y for operands of type t (bit<W> or int<W>): the
 // arithmetic of P4-16 §8.6 and §8.7.
-func binary(op string, x, y Value, t *ir.Bits) Value {
+func arith(op string, x, y Value, t *ir.Bits) Value {
 	if t.Width > 64 {
 		return binaryBig(op, x, y, t)
 	}
@@ -392,7 +421,7 @@ func shift(left bool, x Value, n uint64, t *ir.Bits) Value {
 }
 
 // negate computes -x, and complement ~x, for x of type t.
-func negate(x Value, t *ir.Bits) Value { return binary("-", Value{U: 0, Big: zeroBig(t)}, x, t) }
+func negate(x Value, t *ir.Bits) Value { return arith("-", Value{U: 0, Big: zeroBig(t)}, x, t) }
 
 func complement(x Value, t *ir.Bits) Value {
 	if t.Width > 64 {
