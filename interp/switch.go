@@ -90,13 +90,13 @@ type Switch struct {
 	// Per packet. hdr, meta and std are allocated once and reset for each
 	// packet; frames too.
 	hdr, meta Value
-	std      Value // standard_metadata of the packet being processed
-	frames   map[*compiledControl]*frame
-	pframe   *frame
-	payload  []byte
-	emitted  []EmittedHeader
-	truncate int
-	faultErr error
+	std       Value // standard_metadata of the packet being processed
+	frames    map[*compiledControl]*frame
+	pframe    *frame
+	payload   []byte
+	emitted   []EmittedHeader
+	truncate  int
+	faultErr  error
 
 	compileErrs []error
 }
