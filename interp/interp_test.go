@@ -76,3 +76,50 @@ func TestSTF(t *testing.T) {
 		})
 	}
 }
+
+// TestSTFErrors: a malformed test file gets an error naming its line.
+func TestSTFErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"unknown command", "packet 0 00\nfrobnicate x\n", "t.stf:2: error: unknown command \"frobnicate\""},
+		{"odd hex", "packet 0 abc\n", "t.stf:1: error: hex data has an odd number of digits (3)"},
+		{"bad hex", "packet 0 zz\n", "t.stf:1: error: bad hex data"},
+		{"wildcard in a packet", "packet 0 0*\n", "t.stf:1: error: * is allowed only in expect"},
+		{"bad port", "# comment\npacket x 00\n", "t.stf:2: error: bad port \"x\""},
+		{"add without action", "add t k:1\n", "t.stf:1: error: add needs an action after the keys"},
+		{"bad action argument", "add t k:1 a(5)\n", "t.stf:1: error: action argument \"5\" needs PARAM:VALUE"},
+		{"bad number", "register_write r 0 12q\n", "t.stf:1: error: bad number \"12q\""},
+		{"register_write arity", "register_write r 0\n", "t.stf:1: error: register_write needs NAME INDEX VALUE"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseSTF("t.stf", tc.src)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error starting %q", err, tc.want)
+			}
+		})
+	}
+	// Errors found when running name the line too.
+	_, sw := load(t, "ipv4_lpm.p4")
+	run := func(src string) error {
+		cmds, err := ParseSTF("t.stf", src)
+		if err != nil {
+			return err
+		}
+		_, err = sw.RunSTF("t.stf", cmds)
+		return err
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"add nosuch k:1 a()\n", "t.stf:1: error: no table \"nosuch\""},
+		{"\nadd ipv4_lpm dstAddr:1/8 nosuch()\n", "t.stf:2: error: table ipv4_lpm has no action \"nosuch\""},
+		{"add ipv4_lpm zzz:1/8 drop()\n", "t.stf:1: error: table ipv4_lpm has no key \"zzz\" (keys: hdr.ipv4.dstAddr)"},
+		{"add ipv4_lpm dstAddr:1/8 drop(x:1)\n", "t.stf:1: error: action drop takes 0 action data values, got 1"},
+		{"expect 0 00\n", "t.stf:1: error: expect before any packet"},
+		{"expect_register nosuch 0 0\n", "t.stf:1: error: no register called \"nosuch\""},
+	} {
+		if err := run(tc.src); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error starting %q", tc.src, err, tc.want)
+		}
+	}
+}
