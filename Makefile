@@ -3,7 +3,7 @@
 
 GO      ?= go
 BIN     := bin/p4hls
-EXAMPLE := testdata/p4/ok/ipv4_lpm.p4
+EXAMPLE := testdata/p4/ok/blue_increase
 
 .PHONY: all setup build demo test vet generate fuzz bench clean
 
@@ -15,9 +15,11 @@ setup:
 build: setup
 	$(GO) build -o $(BIN) ./cmd/p4hls
 
-# The main job on a bundled example.
+# The main job on a bundled example: check a stateful program, then run its
+# packet test on the reference interpreter.
 demo: build
-	$(BIN) check $(EXAMPLE)
+	$(BIN) check $(EXAMPLE).p4 && echo "$(EXAMPLE).p4: ok"
+	$(BIN) sim $(EXAMPLE).p4 $(EXAMPLE).stf
 
 # Everything CI checks: formatting, vet, and the whole test suite with every
 # optional dependency required (a missing solver fails instead of skipping).

@@ -174,25 +174,18 @@ func parseAdd(cmd *STFCommand, line string) error {
 }
 
 // colonOutsideParens reports whether w has a ':' at parenthesis depth 0.
-func colonOutsideParens(w string) bool {
-	depth := 0
-	for _, c := range w {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ':':
-			if depth == 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
+func colonOutsideParens(w string) bool { return keyColon(w) >= 0 }
 
 // splitKey splits NAME:VALUE at the first colon outside parentheses.
 func splitKey(w string) (string, string) {
+	if i := keyColon(w); i >= 0 {
+		return w[:i], w[i+1:]
+	}
+	return w, ""
+}
+
+// keyColon is the index of the first ':' outside parentheses, or -1.
+func keyColon(w string) int {
 	depth := 0
 	for i, c := range w {
 		switch c {
@@ -202,11 +195,11 @@ func splitKey(w string) (string, string) {
 			depth--
 		case ':':
 			if depth == 0 {
-				return w[:i], w[i+1:]
+				return i
 			}
 		}
 	}
-	return w, ""
+	return -1
 }
 
 // parseAction reads ACTION(PARAM:VALUE, ...).

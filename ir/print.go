@@ -295,12 +295,7 @@ func (p *printer) stmt(s Stmt) {
 			for _, a := range c.Actions {
 				labels = append(labels, a.Name)
 			}
-			if c.Default {
-				labels = append(labels, "default")
-			}
-			p.line("%s: {", strings.Join(labels, ": "))
-			p.block(c.Body)
-			p.line("}")
+			p.switchCase(labels, c.Default, c.Body)
 		}
 		p.indent--
 		p.line("}")
@@ -308,16 +303,11 @@ func (p *printer) stmt(s Stmt) {
 		p.line("switch (%s) {", Format(s.X))
 		p.indent++
 		for _, c := range s.Cases {
-			labels := []string{}
+			var labels []string
 			for _, v := range c.Values {
 				labels = append(labels, Format(v))
 			}
-			if c.Default {
-				labels = append(labels, "default")
-			}
-			p.line("%s: {", strings.Join(labels, ": "))
-			p.block(c.Body)
-			p.line("}")
+			p.switchCase(labels, c.Default, c.Body)
 		}
 		p.indent--
 		p.line("}")
@@ -358,6 +348,15 @@ func (p *printer) stmt(s Stmt) {
 	default:
 		p.line("/* %T */", s)
 	}
+}
+
+func (p *printer) switchCase(labels []string, dflt bool, body []Stmt) {
+	if dflt {
+		labels = append(labels, "default")
+	}
+	p.line("%s: {", strings.Join(labels, ": "))
+	p.block(body)
+	p.line("}")
 }
 
 func exprList(es []Expr) string {

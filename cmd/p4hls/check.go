@@ -18,9 +18,7 @@ import (
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var includes, defines listFlag
-	fs.Var(&includes, "I", "add `DIR` to the folders searched for #include (repeatable)")
-	fs.Var(&defines, "D", "predefine macro `NAME[=VALUE]` (repeatable)")
+	options := frontendFlags(fs)
 	syntaxOnly := fs.Bool("syntax-only", false, "stop after parsing")
 	dumpIR := fs.Bool("dump-ir", false, "print the lowered IR of each valid program to stdout")
 	fs.Usage = func() {
@@ -39,7 +37,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	opts := frontend.Options{IncludeDirs: includes, Defines: parseDefines(defines)}
+	opts := options()
 	excerpt := isTerminal(stderr)
 	status := exitOK
 	for _, file := range files {

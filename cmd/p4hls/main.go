@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/p4hls/p4hls/frontend"
 )
 
 // Exit statuses, shared by every subcommand.
@@ -107,6 +109,17 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		positional = append(positional, args[0])
 		args = args[1:]
+	}
+}
+
+// frontendFlags registers -I and -D, which every command that reads a P4
+// program takes, and returns a function giving the frontend's options.
+func frontendFlags(fs *flag.FlagSet) func() frontend.Options {
+	var includes, defines listFlag
+	fs.Var(&includes, "I", "add `DIR` to the folders searched for #include (repeatable)")
+	fs.Var(&defines, "D", "predefine macro `NAME[=VALUE]` (repeatable)")
+	return func() frontend.Options {
+		return frontend.Options{IncludeDirs: includes, Defines: parseDefines(defines)}
 	}
 }
 

@@ -18,9 +18,7 @@ import (
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var includes, defines listFlag
-	fs.Var(&includes, "I", "add `DIR` to the folders searched for #include (repeatable)")
-	fs.Var(&defines, "D", "predefine macro `NAME[=VALUE]` (repeatable)")
+	options := frontendFlags(fs)
 	seed := fs.Int64("seed", 1, "seed of random() and the random hash")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: p4hls sim [-I DIR]... [-D NAME[=VALUE]]... [--seed N] PROGRAM.p4 TEST.stf")
@@ -44,7 +42,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUserErr
 	}
 	var d diag.List
-	prog, source, err := frontend.Load(ctx, program, src, frontend.Options{IncludeDirs: includes, Defines: parseDefines(defines)}, &d)
+	prog, source, err := frontend.Load(ctx, program, src, options(), &d)
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: %s: %v\n", program, err)
 		return exitUserErr
