@@ -18,6 +18,7 @@ var allowed = map[string][]string{
 	"frontend/cpp":    {"diag"},
 	"frontend":        {"diag", "ir", "frontend/cpp", "frontend/parser"},
 	"interp":          {"diag", "ir"},
+	"solver/z3":       {},
 	"cmd/p4hls":       {"diag", "ir", "frontend", "interp"},
 }
 
