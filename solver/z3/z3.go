@@ -286,6 +286,11 @@ func (e Expr) AShr(o Expr) Expr {
 	return e.bin(func(c C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_bvashr(c, a, b) }, o)
 }
 
+// RotL rotates left by a (variable) amount, taken modulo the width.
+func (e Expr) RotL(o Expr) Expr {
+	return e.bin(func(c C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_ext_rotate_left(c, a, b) }, o)
+}
+
 // Comparisons, giving Booleans.
 func (e Expr) Eq(o Expr) Expr {
 	return e.bin(func(c C.Z3_context, a, b C.Z3_ast) C.Z3_ast { return C.Z3_mk_eq(c, a, b) }, o)

@@ -1,0 +1,173 @@
+package grammar_test
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/p4hls/p4hls/backends/banzai"
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/menshen"
+	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/synth/grammar"
+	"github.com/p4hls/p4hls/tofino"
+)
+
+// allGrammars returns the grammars of every target.
+func allGrammars(t testing.TB) []*grammar.Grammar {
+	bz, err := banzai.Target("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*grammar.Grammar
+	out = append(out, bz.Grammars...)
+	out = append(out, tofino.Target().Grammars...)
+	out = append(out, menshen.Target().Grammars...)
+	return out
+}
+
+// TestEvalAgreesWithEncode: for random holes and inputs, the Z3 term Encode
+// builds simplifies to exactly what Eval computes, at two widths.
+func TestEvalAgreesWithEncode(t *testing.T) {
+	r := rand.New(rand.NewSource(42))
+	for _, g := range allGrammars(t) {
+		t.Run(g.Name, func(t *testing.T) {
+			x := z3.NewContext()
+			defer x.Close()
+			for round := 0; round < 150; round++ {
+				width := []int{32, 8}[round%2]
+				cfg := make(grammar.Config, len(g.Holes))
+				for i, h := range g.Holes {
+					cfg[i] = r.Uint64() & (1<<uint(h.Bits) - 1)
+					if h.Bits == 64 {
+						cfg[i] = r.Uint64()
+					}
+				}
+				states := randomWords(r, len(g.States), width)
+				packets := randomWords(r, len(g.Packets), width)
+				want := g.Eval(cfg, states, packets, width)
+				terms, err := g.Encode(x, g.HoleConsts(x, cfg), words(x, states, width), words(x, packets, width), width)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := value(t, terms.Output)
+				if got != want.Output {
+					t.Fatalf("width %d, %s, states %x, packets %x: Encode gives output %#x, Eval %#x",
+						width, g.FormatConfig(cfg), states, packets, got, want.Output)
+				}
+				for i := range g.States {
+					if v := value(t, terms.States[i]); v != want.States[i] {
+						t.Fatalf("width %d, %s: Encode gives %s' = %#x, Eval %#x", width, g.FormatConfig(cfg), g.States[i], v, want.States[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func randomWords(r *rand.Rand, n, width int) []uint64 {
+	out := make([]uint64, n)
+	mask := uint64(1)<<uint(width) - 1
+	for i := range out {
+		if r.Intn(3) == 0 {
+			out[i] = uint64(r.Intn(4)) // small values make equalities true
+		} else {
+			out[i] = r.Uint64() & mask
+		}
+	}
+	return out
+}
+
+func words(x *z3.Context, vs []uint64, width int) []z3.Expr {
+	out := make([]z3.Expr, len(vs))
+	for i, v := range vs {
+		out[i] = x.BV(v, width)
+	}
+	return out
+}
+
+func value(t *testing.T, e z3.Expr) uint64 {
+	t.Helper()
+	v, err := e.Simplify().BigValue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.Uint64()
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"bad start", "stateles x(packet a) { output a; }", "t.alu:1:1: error: a grammar starts with stateful or stateless, not 'stateles'"},
+		{"bad group", "stateless x(pkt a) { output a; }", "t.alu:1:13: error: parameters are 'state NAMES' or 'packet NAMES', not 'pkt'"},
+		{"no output", "stateless x(packet a) { }", "t.alu:1:25: error: the body must end with 'output EXPR;'"},
+		{"undeclared", "stateless x(packet a) { output b; }", "t.alu:1:32: error: 'b' is not declared"},
+		{"assign a packet", "stateful x(state s; packet a) { a = 1; output s; }", "t.alu:1:33: error: only state variables can be assigned; 'a' is not one (use let for a name)"},
+		{"too many alternatives", "stateless x(packet a) { output choose<1>(a, a, a); }", "t.alu:1:32: error: choose has 3 alternatives; 1 bits choose among at most 2"},
+		{"width out of range", "stateless x(packet a) { output const<65>; }", "t.alu:1:38: error: a hole width must be from 1 to 64 bits, not 65"},
+		{"let in a branch", "stateful x(state s; packet a) { if (a) { let y = 1; } output s; }", "t.alu:1:42: error: let is allowed only at the top of the body, not inside an if"},
+		{"arity", "stateful x(state s; packet a) { output mux3(a, s); }", "t.alu:1:40: error: mux3 takes 3 arguments, got 2"},
+		{"stateless with state", "stateless x(state s) { output s; }", "t.alu:1:1: error: a stateless grammar has no state variables"},
+		{"redeclared", "stateless x(packet a, a) { output a; }", "t.alu:1:23: error: 'a' is already declared or is a keyword"},
+		{"label outside choose", "stateless x(packet a) { output mux2(a @ 1, a); }", "t.alu:1:41: error: only choose<...> alternatives take labels"},
+		{"bad character", "stateless x(packet a) { output a $ a; }", "t.alu:1:34: error: unexpected character '$'"},
+		{"unterminated comment", "stateless x(packet a) { /* output a; }", "t.alu:1:25: error: comment is not terminated"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var d diag.List
+			g := grammar.Parse("t.alu", []byte(tc.src), &d)
+			if g != nil {
+				t.Fatal("parsed")
+			}
+			if got := strings.TrimSpace(d.String()); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHoleOrder: named holes come first, then anonymous ones in source
+// order, a call's arguments before its own choice.
+func TestHoleOrder(t *testing.T) {
+	var d diag.List
+	g := grammar.Parse("t.alu", []byte(`stateful x(state s; packet a) {
+        hole k : sconst<4>;
+        s = mux2(a, const<3>) + k;
+        output opt(s);
+    }`), &d)
+	if g == nil {
+		t.Fatal(d.String())
+	}
+	var got []string
+	for _, h := range g.Holes {
+		got = append(got, h.Name+h.Label)
+	}
+	want := "k,const at 3:21,mux2 at 3:13,opt at 4:16"
+	if strings.Join(got, ",") != want {
+		t.Errorf("holes %v, want %s", got, want)
+	}
+	// sconst<4> = 0b1111 is -1: s' = a + (-1) with mux2 = a.
+	res := g.Eval(grammar.Config{0xf, 0, 0, 0}, []uint64{0}, []uint64{10}, 32)
+	if res.States[0] != 9 {
+		t.Errorf("a + sconst(-1) = %d, want 9", res.States[0])
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, g := range allGrammars(f) {
+		f.Add([]byte("stateless " + g.Name + "(packet a) { output a; }"))
+	}
+	f.Add([]byte("stateful p(state s; packet a, b) { if (rel(opt(s), mux3(a, b, const<5>))) { s = opt(s) + 1; } output mux2(s, new(s)); }"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var d diag.List
+		g := grammar.Parse("f.alu", src, &d)
+		if g == nil && !d.HasErrors() {
+			t.Fatal("rejected without a diagnostic")
+		}
+		if g != nil {
+			g.Eval(make(grammar.Config, len(g.Holes)), make([]uint64, len(g.States)), make([]uint64, len(g.Packets)), 32)
+		}
+	})
+}

@@ -1,0 +1,109 @@
+// Package target describes a compilation target as data: its resource
+// limits and its ALU grammars. It is a leaf: the target packages (tofino,
+// menshen, backends/banzai) fill it in, and synth and alloc read it. Code
+// asks a target for its numbers and grammars; it never tests its name.
+package target
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/p4hls/p4hls/synth/grammar"
+)
+
+// Limits are a pipeline's resources. Every field must be set (no hidden
+// defaults): Validate rejects zeros, except HeaderALUs, for which zero
+// means no ALU is reserved for carrying header fields across stages.
+type Limits struct {
+	// Stages is the number of match-action stages (N_S in CaT's Table 3).
+	Stages int
+	// ALUsPerStage is the number of stateless ALUs (action slots) per
+	// stage (N_alu).
+	ALUsPerStage int
+	// StatefulALUsPerStage is the number of stateful ALUs per stage.
+	StatefulALUsPerStage int
+	// HeaderALUs is the number of ALUs per stage reserved for carrying
+	// packet header fields (N_H).
+	HeaderALUs int
+	// TablesPerStage is the number of logical tables per stage (N_table).
+	TablesPerStage int
+	// EntriesPerTable is the number of match entries a table may hold in
+	// one stage (N_entries).
+	EntriesPerTable int
+	// Containers and ContainerBits describe the packet header vector.
+	Containers    int
+	ContainerBits int
+	// WordBits is the width of the words the ALUs compute on.
+	WordBits int
+}
+
+// Validate reports the limits that are not set.
+func (l Limits) Validate() error {
+	var errs []error
+	check := func(name string, v int) {
+		if v <= 0 {
+			errs = append(errs, fmt.Errorf("limit %s is %d; it must be positive", name, v))
+		}
+	}
+	check("Stages", l.Stages)
+	check("ALUsPerStage", l.ALUsPerStage)
+	check("StatefulALUsPerStage", l.StatefulALUsPerStage)
+	check("TablesPerStage", l.TablesPerStage)
+	check("EntriesPerTable", l.EntriesPerTable)
+	check("Containers", l.Containers)
+	check("ContainerBits", l.ContainerBits)
+	check("WordBits", l.WordBits)
+	if l.HeaderALUs < 0 || l.HeaderALUs >= l.ALUsPerStage {
+		errs = append(errs, fmt.Errorf("limit HeaderALUs is %d; it must be from 0 to ALUsPerStage-1", l.HeaderALUs))
+	}
+	return errors.Join(errs...)
+}
+
+// Target is a compilation target.
+type Target struct {
+	Name        string
+	Description string
+	Limits      Limits
+	// Grammars are the target's ALUs; Stateful and Stateless name the ones
+	// synthesis uses by default.
+	Grammars  []*grammar.Grammar
+	Stateful  string
+	Stateless string
+}
+
+// Grammar returns the grammar called name, or an error listing the
+// target's grammars.
+func (t *Target) Grammar(name string) (*grammar.Grammar, error) {
+	var names []string
+	for _, g := range t.Grammars {
+		if g.Name == name {
+			return g, nil
+		}
+		names = append(names, g.Name)
+	}
+	sort.Strings(names)
+	return nil, fmt.Errorf("target %s has no ALU %q (it has: %v)", t.Name, name, names)
+}
+
+// Validate checks the limits and that the default grammars exist and are
+// of the right kind.
+func (t *Target) Validate() error {
+	errs := []error{t.Limits.Validate()}
+	for _, want := range []struct {
+		name string
+		kind grammar.Kind
+	}{{t.Stateful, grammar.Stateful}, {t.Stateless, grammar.Stateless}} {
+		g, err := t.Grammar(want.name)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case g.Kind != want.kind:
+			errs = append(errs, fmt.Errorf("target %s: ALU %s is %s, want %s", t.Name, g.Name, g.Kind, want.kind))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("target %s: %w", t.Name, err)
+	}
+	return nil
+}
