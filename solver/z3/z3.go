@@ -427,6 +427,16 @@ func (x *Context) NewSolver() *Solver {
 	return &Solver{x: x, s: s}
 }
 
+// NewSolverFor makes a solver specialized for a logic ("QF_BV" for
+// quantifier-free bit-vectors), which Z3 solves with tactics tuned to it.
+func (x *Context) NewSolverFor(logic string) *Solver {
+	s := C.Z3_mk_solver_for_logic(x.c, x.symbol(logic))
+	x.check()
+	C.Z3_solver_inc_ref(x.c, s)
+	x.free = append(x.free, func() { C.Z3_solver_dec_ref(x.c, s) })
+	return &Solver{x: x, s: s}
+}
+
 // SetTimeout bounds each check; 0 means no bound.
 func (s *Solver) SetTimeout(d time.Duration) {
 	p := s.x.timeoutParams(d)

@@ -1,0 +1,218 @@
+// Package synth is phase 2 of p4hls, resource synthesis (CaT §3.2): it
+// turns each @atomic action into a tree of configured ALUs of the target's
+// grammars, of minimum depth, by solver queries.
+//
+// This file is the query engine: counterexample-guided inductive synthesis
+// (CEGIS) of one grammar's hole values against a specification.
+package synth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"time"
+
+	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/synth/grammar"
+)
+
+// Spec is what a configured ALU must compute: from its state inputs (old
+// values) and packet inputs, the new state values and the output, as terms.
+// Results the spec does not care about are marked in Care.
+type Spec struct {
+	States, Packets int
+	Encode          func(x *z3.Context, states, packets []z3.Expr) (newStates []z3.Expr, out z3.Expr)
+	// CareStates[i] says whether new state i must match (nil: all must);
+	// CareOutput whether the output must.
+	CareStates []bool
+	CareOutput bool
+}
+
+// ErrNoConfig is returned when no hole values make the grammar meet the
+// spec.
+var ErrNoConfig = errors.New("no configuration of the ALU implements the specification")
+
+// QueryStats describes one CEGIS query.
+type QueryStats struct {
+	Iterations int
+	Examples   int
+	Time       time.Duration
+}
+
+// maxIterations bounds the CEGIS loop; each iteration adds a
+// counterexample, and real specifications converge in a handful.
+const maxIterations = 200
+
+// FindConfig finds hole values with which g computes spec on every input
+// of width bits (CEGIS: solve on a growing set of examples, verify at full
+// width, add the counterexample, repeat). It returns ErrNoConfig when there
+// is none, and an error wrapping z3.ErrInterrupted when ctx ends first.
+func FindConfig(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
+	start := time.Now()
+	var st QueryStats
+	if spec.States != len(g.States) || spec.Packets != len(g.Packets) {
+		return nil, st, fmt.Errorf("synth: spec has %d states and %d packet inputs; ALU %s has %d and %d",
+			spec.States, spec.Packets, g.Name, len(g.States), len(g.Packets))
+	}
+	x := z3.NewContext()
+	defer x.Close()
+	holes := g.HoleVars(x, "h")
+	synth := x.NewSolverFor("QF_BV")
+	r := rand.New(rand.NewSource(int64(len(g.Holes))))
+	// A few first examples spare the early iterations.
+	for _, e := range seedExamples(r, spec, width) {
+		if err := addExample(x, synth, g, spec, holes, e, width); err != nil {
+			return nil, st, err
+		}
+		st.Examples++
+	}
+	for st.Iterations = 1; st.Iterations <= maxIterations; st.Iterations++ {
+		res, err := synth.Check(ctx)
+		if err != nil {
+			return nil, st, fmt.Errorf("synth: ALU %s: %w", g.Name, err)
+		}
+		if res == z3.Unsat {
+			st.Time = time.Since(start)
+			return nil, st, ErrNoConfig
+		}
+		if res != z3.Sat {
+			return nil, st, fmt.Errorf("synth: ALU %s: the solver gave up: %s", g.Name, synth.ReasonUnknown())
+		}
+		cfg, err := readConfig(synth.Model(), holes)
+		if err != nil {
+			return nil, st, err
+		}
+		cex, ok, err := verify(ctx, x, g, spec, cfg, width)
+		if err != nil {
+			return nil, st, err
+		}
+		if ok {
+			st.Time = time.Since(start)
+			return cfg, st, nil
+		}
+		if err := addExample(x, synth, g, spec, holes, cex, width); err != nil {
+			return nil, st, err
+		}
+		st.Examples++
+	}
+	return nil, st, fmt.Errorf("synth: ALU %s: no convergence after %d iterations", g.Name, maxIterations)
+}
+
+// example is one input of the spec: state and packet values.
+type example struct {
+	states, packets []uint64
+}
+
+func seedExamples(r *rand.Rand, spec Spec, width int) []example {
+	mask := uint64(1)<<uint(width) - 1
+	var out []example
+	for i := 0; i < 4; i++ {
+		e := example{states: make([]uint64, spec.States), packets: make([]uint64, spec.Packets)}
+		for j := range e.states {
+			e.states[j] = uint64(r.Intn(8)) & mask
+		}
+		for j := range e.packets {
+			e.packets[j] = uint64(r.Intn(8)) & mask
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// addExample constrains the holes so that the grammar agrees with the spec
+// on one concrete input.
+func addExample(x *z3.Context, s *z3.Solver, g *grammar.Grammar, spec Spec, holes []z3.Expr, e example, width int) error {
+	states, packets := consts(x, e.states, width), consts(x, e.packets, width)
+	terms, err := g.Encode(x, holes, states, packets, width)
+	if err != nil {
+		return err
+	}
+	wantStates, wantOut := spec.Encode(x, states, packets)
+	for _, eq := range agreement(x, spec, terms, wantStates, wantOut) {
+		s.Assert(eq)
+	}
+	return x.Err()
+}
+
+// agreement lists the equalities the spec cares about.
+func agreement(x *z3.Context, spec Spec, got grammar.Terms, wantStates []z3.Expr, wantOut z3.Expr) []z3.Expr {
+	var eqs []z3.Expr
+	for i, w := range wantStates {
+		if spec.CareStates == nil || spec.CareStates[i] {
+			eqs = append(eqs, got.States[i].Eq(w))
+		}
+	}
+	if spec.CareOutput {
+		eqs = append(eqs, got.Output.Eq(wantOut))
+	}
+	return eqs
+}
+
+// verify checks a candidate at full width; when it fails it returns an
+// input on which it does.
+func verify(ctx context.Context, x *z3.Context, g *grammar.Grammar, spec Spec, cfg grammar.Config, width int) (example, bool, error) {
+	states := make([]z3.Expr, spec.States)
+	for i := range states {
+		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
+	}
+	packets := make([]z3.Expr, spec.Packets)
+	for i := range packets {
+		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
+	}
+	terms, err := g.Encode(x, g.HoleConsts(x, cfg), states, packets, width)
+	if err != nil {
+		return example{}, false, err
+	}
+	wantStates, wantOut := spec.Encode(x, states, packets)
+	eqs := agreement(x, spec, terms, wantStates, wantOut)
+	s := x.NewSolverFor("QF_BV")
+	s.Assert(x.And(eqs...).Not())
+	res, err := s.Check(ctx)
+	if err != nil {
+		return example{}, false, fmt.Errorf("synth: ALU %s: verifying: %w", g.Name, err)
+	}
+	switch res {
+	case z3.Unsat:
+		return example{}, true, nil
+	case z3.Unknown:
+		return example{}, false, fmt.Errorf("synth: ALU %s: verification gave up: %s", g.Name, s.ReasonUnknown())
+	}
+	m := s.Model()
+	cex := example{states: make([]uint64, len(states)), packets: make([]uint64, len(packets))}
+	for i, v := range states {
+		val, err := m.Uint(v)
+		if err != nil {
+			return example{}, false, err
+		}
+		cex.states[i] = val.Uint64()
+	}
+	for i, v := range packets {
+		val, err := m.Uint(v)
+		if err != nil {
+			return example{}, false, err
+		}
+		cex.packets[i] = val.Uint64()
+	}
+	return cex, false, nil
+}
+
+func consts(x *z3.Context, vs []uint64, width int) []z3.Expr {
+	out := make([]z3.Expr, len(vs))
+	for i, v := range vs {
+		out[i] = x.BV(v, width)
+	}
+	return out
+}
+
+func readConfig(m *z3.Model, holes []z3.Expr) (grammar.Config, error) {
+	cfg := make(grammar.Config, len(holes))
+	for i, h := range holes {
+		v, err := m.Uint(h)
+		if err != nil {
+			return nil, err
+		}
+		cfg[i] = v.Uint64()
+	}
+	return cfg, nil
+}
