@@ -180,8 +180,10 @@ func outputsDiffer(a, b *Output) string {
 const maxMinimizeRuns = 400
 
 // minimize shrinks a diverging case: it drops packets after the first
-// divergence, then tries removing each packet, entry and register write
-// before it, keeping each removal that still diverges.
+// divergence, then tries removing each packet, entry and register write,
+// keeping each removal that still diverges, and repeats the passes until
+// none removes anything (a removal can become possible only after another:
+// an entry shadowing one removed later).
 func minimize(newA, newB func() (Target, error), d *Divergence, cells []RegisterCell) *Divergence {
 	runs := 0
 	try := func(c *Case) *Divergence {
@@ -203,28 +205,32 @@ func minimize(newA, newB func() (Target, error), d *Divergence, cells []Register
 			best = nd
 		}
 	}
-	shrink := func(n func(*Case) int, without func(*Case, int) *Case) {
+	shrink := func(n func(*Case) int, without func(*Case, int) *Case) bool {
+		removed := false
 		for i := n(best.Case) - 1; i >= 0; i-- {
 			if nd := try(without(best.Case, i)); nd != nil {
-				best = nd
+				best, removed = nd, true
 			}
 		}
+		return removed
 	}
-	shrink(func(c *Case) int { return len(c.Packets) }, func(c *Case, i int) *Case {
-		nc := *c
-		nc.Packets = append(append([]PacketIn(nil), c.Packets[:i]...), c.Packets[i+1:]...)
-		return &nc
-	})
-	shrink(func(c *Case) int { return len(c.Entries) }, func(c *Case, i int) *Case {
-		nc := *c
-		nc.Entries = append(append([]TableEntry(nil), c.Entries[:i]...), c.Entries[i+1:]...)
-		return &nc
-	})
-	shrink(func(c *Case) int { return len(c.Registers) }, func(c *Case, i int) *Case {
-		nc := *c
-		nc.Registers = append(append([]RegisterWrite(nil), c.Registers[:i]...), c.Registers[i+1:]...)
-		return &nc
-	})
+	for changed := true; changed && runs < maxMinimizeRuns; {
+		changed = shrink(func(c *Case) int { return len(c.Packets) }, func(c *Case, i int) *Case {
+			nc := *c
+			nc.Packets = append(append([]PacketIn(nil), c.Packets[:i]...), c.Packets[i+1:]...)
+			return &nc
+		})
+		changed = shrink(func(c *Case) int { return len(c.Entries) }, func(c *Case, i int) *Case {
+			nc := *c
+			nc.Entries = append(append([]TableEntry(nil), c.Entries[:i]...), c.Entries[i+1:]...)
+			return &nc
+		}) || changed
+		changed = shrink(func(c *Case) int { return len(c.Registers) }, func(c *Case, i int) *Case {
+			nc := *c
+			nc.Registers = append(append([]RegisterWrite(nil), c.Registers[:i]...), c.Registers[i+1:]...)
+			return &nc
+		}) || changed
+	}
 	return best
 }
 

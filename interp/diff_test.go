@@ -9,7 +9,9 @@ import (
 
 // TestGeneratedPacketsParse: packets from the generator follow the parser:
 // they never run short, and the select on etherType (cases 0x800 and
-// default) sends about half of them through the IPv4 state.
+// default) sends most of them through the IPv4 state: the specific case is
+// taken 3 times in 4, plus half of the rest (a uniform pick of 2 cases),
+// 7/8 in all.
 func TestGeneratedPacketsParse(t *testing.T) {
 	prog, sw := load(t, "ipv4_lpm.p4")
 	if err := sw.AddEntry("ipv4_lpm", Entry{Keys: []Match{{Kind: MatchLPM, Value: big.NewInt(0), PrefixLen: 0}},
@@ -33,8 +35,8 @@ func TestGeneratedPacketsParse(t *testing.T) {
 			}
 		}
 	}
-	if ipv4 < n*4/10 || ipv4 > n*6/10 {
-		t.Errorf("%d of %d packets went through the IPv4 state, want about half", ipv4, n)
+	if ipv4 < n*8/10 || ipv4 > n*95/100 {
+		t.Errorf("%d of %d packets went through the IPv4 state, want about 7/8", ipv4, n)
 	}
 }
 
@@ -91,8 +93,8 @@ func TestDiffFindsAndMinimizes(t *testing.T) {
 		t.Fatal("the planted bug was not found")
 	}
 	if len(d.Case.Packets) != 1 || len(d.Case.Entries) != 0 || d.Packet != 0 {
-		t.Errorf("minimized to %d packets and %d entries (diverging packet %d), want 1 packet and no entries",
-			len(d.Case.Packets), len(d.Case.Entries), d.Packet)
+		t.Errorf("minimized to %d packets and %d entries (diverging packet %d), want 1 packet and no entries\n%s",
+			len(d.Case.Packets), len(d.Case.Entries), d.Packet, d.STF(prog))
 	}
 	// The reproduction is an STF test the reference passes.
 	stf := d.STF(prog)

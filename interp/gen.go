@@ -124,12 +124,23 @@ func (g *Generator) walkStmt(st ir.Stmt, w *packet, headers map[string]extracted
 func itoa(i int) string { return big.NewInt(int64(i)).String() }
 
 // chooseCase picks a case of a select at random and makes the packet's
-// extracted fields match it; it returns the next state.
+// extracted fields match it; it returns the next state. Non-default cases
+// are taken three times in four: they lead to the deeper states, where
+// most of a program's logic is.
 func (g *Generator) chooseCase(sel *ir.Select, w *packet, headers map[string]extracted, stacks map[string]int) string {
 	if len(sel.Cases) == 0 {
 		return ir.StateReject
 	}
+	var specific []*ir.SelectCase
+	for _, c := range sel.Cases {
+		if !isDefaultCase(c) {
+			specific = append(specific, c)
+		}
+	}
 	c := sel.Cases[g.rng.Intn(len(sel.Cases))]
+	if len(specific) > 0 && g.rng.Intn(4) != 0 {
+		c = specific[g.rng.Intn(len(specific))]
+	}
 	for i, e := range sel.Exprs {
 		if i >= len(c.Keys) {
 			break
@@ -154,6 +165,15 @@ func (g *Generator) chooseCase(sel *ir.Select, w *packet, headers map[string]ext
 		overwrite(w.out, off, width, v)
 	}
 	return c.Next
+}
+
+func isDefaultCase(c *ir.SelectCase) bool {
+	for _, k := range c.Keys {
+		if k.Kind != ir.KeysetDefault {
+			return false
+		}
+	}
+	return true
 }
 
 // fieldLocation finds the bit offset and width of a select expression that

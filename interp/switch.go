@@ -32,6 +32,40 @@ var ErrUnsupported = errors.New("not supported by the interpreter")
 type Options struct {
 	// Seed seeds random() and the random hash, for repeatable runs.
 	Seed int64
+	// Override replaces the bodies of some actions: the pipeline model runs
+	// synthesized actions as configured ALUs this way.
+	Override map[*ir.Action]*Override
+}
+
+// Override is a replacement body for an action. Fields are storage the
+// replacement reads and writes: lvalue expressions in the action's scope,
+// each at most 64 bits wide. Run gets their values before the action and
+// updates them in place; the interpreter writes every field back. Through
+// Registers it reads and writes register cells.
+type Override struct {
+	Fields []ir.Expr
+	Run    func(vals []uint64, regs Registers)
+}
+
+// Registers gives an override access to register cells.
+type Registers interface {
+	Read(reg *ir.Instance, index uint64) uint64
+	Write(reg *ir.Instance, index uint64, v uint64)
+}
+
+// registers adapts a Switch to Registers.
+type registers struct{ sw *Switch }
+
+func (r registers) Read(reg *ir.Instance, i uint64) uint64 {
+	v := r.sw.registerRead(reg, i)
+	if v.Big != nil {
+		return v.Big.Uint64()
+	}
+	return v.U
+}
+
+func (r registers) Write(reg *ir.Instance, i uint64, v uint64) {
+	r.sw.registerWrite(reg, i, fromBig(new(big.Int).SetUint64(v), bitsOf(reg.Type.Args[0])))
 }
 
 // Digest is a message a program sent to the control plane.

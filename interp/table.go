@@ -28,8 +28,42 @@ func (s *scope) action(a *ir.Action) *compiledAction {
 		ca.params = append(ca.params, s.slot(p))
 		ca.types = append(ca.types, p.Type)
 	}
+	if o := s.sw.opts.Override[a]; o != nil {
+		ca.body = s.override(a, o)
+		return ca
+	}
 	ca.body = s.block(a.Body)
 	return ca
+}
+
+// override compiles a replacement body: read the fields, run, write back.
+func (s *scope) override(a *ir.Action, o *Override) execFn {
+	refs := make([]refFn, len(o.Fields))
+	widths := make([]int, len(o.Fields))
+	for i, f := range o.Fields {
+		if w := ir.WidthBits(f.Type()); w == 0 || w > 64 {
+			s.fail("action %s: the override's field %s is not 1 to 64 bits wide", a.Name, ir.Format(f))
+		}
+		refs[i] = s.ref(f)
+		widths[i] = ir.WidthBits(f.Type())
+	}
+	regs := registers{s.sw}
+	vals := make([]uint64, len(refs))
+	return func(fr *frame) flow {
+		for i, r := range refs {
+			vals[i] = 0
+			if p := r(fr); p != nil {
+				vals[i] = p.U
+			}
+		}
+		o.Run(vals, regs)
+		for i, r := range refs {
+			if p := r(fr); p != nil {
+				p.U = vals[i] & mask(widths[i])
+			}
+		}
+		return flowNext
+	}
 }
 
 // run runs the action with argument values already bound. An exit inside

@@ -21,7 +21,7 @@ func TestHandConfigurations(t *testing.T) {
 	examples := map[string]grammartest.Example{
 		"if_else": {
 			Name: "sampling",
-			Config: []uint64{0 /*o1: s*/, 29 /*K1*/, 2 /*k1: K1*/, 3 /*rho: ==*/,
+			Config: []uint64{0 /*o1: s*/, 29 /*K1*/, 2 /*k1: K1*/, 3, /*rho: ==*/
 				1 /*o2: 0*/, 0 /*K2*/, 2, /*k2: K2*/
 				0 /*o3: s*/, 1 /*K3*/, 2, /*k3: K3*/
 				1 /*q: new*/},

@@ -7,7 +7,6 @@ import (
 	"github.com/p4hls/p4hls/synth/grammar/grammartest"
 )
 
-
 // TestTarget: every grammar parses, the limits validate, and every atom
 // makes a valid target.
 func TestTarget(t *testing.T) {
@@ -50,7 +49,7 @@ func TestHandConfigurations(t *testing.T) {
 		// pred_raw: Marple new flow, if (s == 0) s = 1; output the old value.
 		"pred_raw": {
 			Name: "marple new flow",
-			Config: []uint64{0 /*opt: s*/, 0 /*K1*/, 2 /*mux3: K1*/, 3 /*rel: ==*/,
+			Config: []uint64{0 /*opt: s*/, 0 /*K1*/, 2 /*mux3: K1*/, 3, /*rel: ==*/
 				1 /*opt: 0*/, 1 /*K2*/, 2 /*mux3: K2*/, 0 /*output: old*/},
 			Go: func(s, p []uint64) ([]uint64, uint64) {
 				if s[0] == 0 {
@@ -65,7 +64,7 @@ func TestHandConfigurations(t *testing.T) {
 		// if_else_raw: sampling, s' = s == 29 ? 0 : s + 1; output the old value.
 		"if_else_raw": {
 			Name: "sampling",
-			Config: []uint64{0 /*opt: s*/, 29, 2 /*mux3: K*/, 3 /*rel: ==*/,
+			Config: []uint64{0 /*opt: s*/, 29, 2 /*mux3: K*/, 3, /*rel: ==*/
 				1 /*opt: 0*/, 0, 2, /* then: 0 + 0 */
 				0 /*opt: s*/, 1, 2, /* else: s + 1 */
 				0 /*output: old*/},
@@ -82,7 +81,7 @@ func TestHandConfigurations(t *testing.T) {
 		// sub: s' = s < a ? s + (a - b) : b + 3 (signed); output the new value.
 		"sub": {
 			Name: "conditional difference",
-			Config: []uint64{0 /*opt: s*/, 0, 0 /*mux3: a*/, 1 /*rel: <*/,
+			Config: []uint64{0 /*opt: s*/, 0, 0 /*mux3: a*/, 1, /*rel: <*/
 				0 /*opt: s*/, 0, 0 /*a*/, 0, 1 /*b*/, 1, /*arith: -*/
 				1 /*opt: 0*/, 0, 1 /*b*/, 3, 2 /*K=3*/, 0, /*arith: +*/
 				1 /*output: new*/},
