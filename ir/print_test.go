@@ -1,0 +1,34 @@
+package ir
+
+import (
+	"math/big"
+	"testing"
+)
+
+func TestFormat(t *testing.T) {
+	b8 := &Bits{Width: 8}
+	h := &Struct{Kind: KindHeader, Name: "h_t", Fields: []*Field{{Name: "a", Type: b8}}}
+	hdr := &VarRef{Var: &Var{Name: "hdr", Type: h}}
+	a := &Member{X: hdr, Name: "a", Index: 0, T: b8}
+	tests := []struct {
+		e    Expr
+		want string
+	}{
+		{&Const{T: b8, Value: big.NewInt(5)}, "8w5"},
+		{&Const{T: &Bits{Width: 4, Signed: true}, Value: big.NewInt(-1)}, "4s-1"},
+		{BoolConst(true, hdr.Span()), "true"},
+		{&Binary{Op: "+", X: a, Y: &Const{T: b8, Value: big.NewInt(1)}, T: b8}, "(hdr.a + 8w1)"},
+		{&Slice{X: a, Hi: 3, Lo: 0}, "hdr.a[3:0]"},
+		{&IsValid{X: hdr}, "hdr.isValid()"},
+		{&Cast{T: &Bits{Width: 16}, X: a}, "((bit<16>) hdr.a)"},
+		{&ErrorConst{Name: "NoMatch"}, "error.NoMatch"},
+	}
+	for _, tc := range tests {
+		if got := Format(tc.e); got != tc.want {
+			t.Errorf("got %s, want %s", got, tc.want)
+		}
+	}
+	if WidthBits(h) != 8 || WidthBits(&Stack{Elem: h, Size: 3}) != 24 || WidthBits(Bool{}) != 1 {
+		t.Error("WidthBits of a header, a stack or a bool is wrong")
+	}
+}
