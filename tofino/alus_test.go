@@ -15,17 +15,17 @@ func TestTarget(t *testing.T) {
 
 // TestHandConfigurations: the stateful ALU runs BLUE with its two
 // registers as one pair (lo = last_update, hi = p_mark; m_lo = now - 10,
-// m_hi = now): when m_lo - lo > 0, lo takes now and hi counts up; the
-// output is the new hi. The VLIW slot rotates left by 5 (SipHash's step).
+// m_hi = now): when m_lo > lo (unsigned, as P4's bit<32>), lo takes now and
+// hi counts up; the output is the new hi. The VLIW slot rotates left by 5
+// (SipHash's step).
 func TestHandConfigurations(t *testing.T) {
 	w := func(x *z3.Context, v uint64) z3.Expr { return grammartest.Word(x, v) }
-	s32 := grammartest.Signed32
 	examples := map[string]grammartest.Example{
 		"stateful": {
 			Name: "BLUE as one register pair",
 			Config: []uint64{
-				0, 0, 0, 1, 0, 2, // c_hi: (0 + m_lo) - lo + 0 > 0 (unused)
-				0, 0, 0, 1, 0, 2, // c_lo: (0 + m_lo) - lo + 0 > 0
+				0, 0, 0, 0, 0, 5, // c_hi: m_lo + 0 >u lo (unused)
+				0, 0, 0, 0, 0, 5, // c_lo: m_lo + 0 >u lo
 				0, 1, 0, 0, 4, // lo1: A = m_hi; compute A
 				0, 0, 0, 0, 5, // lo2: 0 (never on)
 				1, 2, 0, 1, 0, // hi1: A = 1, B = hi; compute A + B
@@ -34,13 +34,13 @@ func TestHandConfigurations(t *testing.T) {
 				3, // output: new hi
 			},
 			Go: func(s, p []uint64) ([]uint64, uint64) {
-				if s32(p[0]-s[0]) > 0 {
+				if p[0] > s[0] {
 					return []uint64{p[1], s[1] + 1}, s[1] + 1
 				}
 				return []uint64{s[0], s[1]}, s[1]
 			},
 			Z3: func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
-				c := w(x, 0).SLT(p[0].Sub(s[0]))
+				c := s[0].ULT(p[0])
 				hi := x.Ite(c, s[1].Add(w(x, 1)), s[1])
 				return []z3.Expr{x.Ite(c, p[1], s[0]), hi}, hi
 			},

@@ -175,6 +175,10 @@ func (e *evaluator) binary(x *Binary) uint64 {
 		return b2w(a != 0 && b != 0)
 	case "||":
 		return b2w(a != 0 || b != 0)
+	case "ult":
+		return b2w(a < b)
+	case "ugt":
+		return b2w(a > b)
 	case "rotl":
 		n := b % uint64(e.width)
 		if n == 0 {
@@ -360,6 +364,10 @@ func (e *encoder) binary(x *Binary) z3.Expr {
 		return e.truth(e.x.And(e.isTrue(a), e.isTrue(b)))
 	case "||":
 		return e.truth(e.x.Or(e.isTrue(a), e.isTrue(b)))
+	case "ult":
+		return e.truth(a.ULT(b))
+	case "ugt":
+		return e.truth(b.ULT(a))
 	case "rotl":
 		return a.RotL(b)
 	case "min":

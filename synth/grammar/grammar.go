@@ -160,7 +160,7 @@ type Unary struct {
 }
 
 // Binary is X Op Y with Op one of + - * & | ^ << >> == != < > <= >= && ||,
-// or rotl, min, max (the builtins of two operands).
+// or rotl, min, max, ult, ugt (the builtins of two operands).
 type Binary struct {
 	Op   string
 	X, Y Expr

@@ -268,7 +268,7 @@ func (p *parser) declareName(t token) {
 func isKeyword(s string) bool {
 	switch s {
 	case "stateful", "stateless", "state", "packet", "hole", "let", "if", "else", "output", "choose", "const", "sconst",
-		"opt", "mux2", "mux3", "mux4", "rel", "arith", "new", "rotl", "min", "max":
+		"opt", "mux2", "mux3", "mux4", "rel", "cmp", "ult", "ugt", "arith", "new", "rotl", "min", "max":
 		return true
 	}
 	return false
@@ -456,6 +456,16 @@ func (p *parser) name(t token) Expr {
 		return p.choose(t, 2, []Expr{
 			&Binary{Op: "!=", X: x, Y: y}, &Binary{Op: "<", X: x, Y: y},
 			&Binary{Op: ">", X: x, Y: y}, &Binary{Op: "==", X: x, Y: y}}, nil)
+	case "cmp":
+		a, _ := p.args(t, 2, false)
+		x, y := a[0], a[1]
+		return p.choose(t, 3, []Expr{
+			&Binary{Op: "!=", X: x, Y: y}, &Binary{Op: "<", X: x, Y: y},
+			&Binary{Op: ">", X: x, Y: y}, &Binary{Op: "==", X: x, Y: y},
+			&Binary{Op: "ult", X: x, Y: y}, &Binary{Op: "ugt", X: x, Y: y}}, nil)
+	case "ult", "ugt":
+		a, _ := p.args(t, 2, false)
+		return &Binary{Op: t.text, X: a[0], Y: a[1]}
 	case "arith":
 		a, _ := p.args(t, 2, false)
 		return p.choose(t, 1, []Expr{&Binary{Op: "+", X: a[0], Y: a[1]}, &Binary{Op: "-", X: a[0], Y: a[1]}}, nil)
