@@ -1,0 +1,88 @@
+package synth
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/ir"
+)
+
+func loadProgram(t testing.TB, name string) *ir.Program {
+	t.Helper()
+	file := filepath.Join("../testdata/p4/ok", name)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d diag.List
+	prog, _, err := frontend.Load(context.Background(), file, src, frontend.Options{}, &d)
+	if err != nil || prog == nil {
+		t.Fatalf("%v %s", err, &d)
+	}
+	return prog
+}
+
+// atomicAction returns the action of a benchmark (the one with an @atomic block).
+func atomicAction(t testing.TB, prog *ir.Program) *ir.Action {
+	for _, c := range prog.Controls {
+		for _, a := range c.Actions {
+			for _, s := range a.Body {
+				if b, ok := s.(*ir.Block); ok && b.Atomic {
+					return a
+				}
+			}
+		}
+	}
+	t.Fatal("no action with an @atomic block")
+	return nil
+}
+
+// TestPreprocess checks the terms of two benchmarks against the programs:
+// branches become ?:, register reads become pre-states, writes post-states.
+func TestPreprocess(t *testing.T) {
+	tests := []struct {
+		file    string
+		cells   []string // cell: post-state
+		outputs []string // field = value
+	}{
+		{"sampling.p4",
+			[]string{"count[32w0]: ((count[32w0]_pre == 32w29) ? 32w0 : (count[32w0]_pre + 32w1))"},
+			[]string{"hdr.app.sample = ((count[32w0]_pre == 32w29) ? 32w1 : 32w0)"}},
+		{"blue_increase.p4",
+			[]string{
+				"last_update[32w0]: ((last_update[32w0]_pre < (hdr.app.now - 32w10)) ? hdr.app.now : last_update[32w0]_pre)",
+				"p_mark[32w0]: ((last_update[32w0]_pre < (hdr.app.now - 32w10)) ? (p_mark[32w0]_pre + 32w1) : p_mark[32w0]_pre)",
+			},
+			[]string{"hdr.app.p_mark = ((last_update[32w0]_pre < (hdr.app.now - 32w10)) ? (p_mark[32w0]_pre + 32w1) : p_mark[32w0]_pre)"}},
+		{"marple_new_flow.p4",
+			[]string{"seen[hdr.app.flow]: ((seen[hdr.app.flow]_pre == 32w0) ? 32w1 : seen[hdr.app.flow]_pre)"},
+			[]string{"hdr.app.new_flow = ((seen[hdr.app.flow]_pre == 32w0) ? 32w1 : 32w0)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			prog := loadProgram(t, tc.file)
+			tx, err := Preprocess(atomicAction(t, prog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cells, outs []string
+			for _, c := range tx.Cells {
+				cells = append(cells, c.Name+": "+c.Post.String())
+			}
+			for _, o := range tx.Outputs {
+				outs = append(outs, o.Name+" = "+o.Value.String())
+			}
+			if strings.Join(cells, "\n") != strings.Join(tc.cells, "\n") {
+				t.Errorf("cells:\n%s\nwant\n%s", strings.Join(cells, "\n"), strings.Join(tc.cells, "\n"))
+			}
+			if strings.Join(outs, "\n") != strings.Join(tc.outputs, "\n") {
+				t.Errorf("outputs:\n%s\nwant\n%s", strings.Join(outs, "\n"), strings.Join(tc.outputs, "\n"))
+			}
+		})
+	}
+}

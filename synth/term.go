@@ -1,0 +1,537 @@
+package synth
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/solver/z3"
+)
+
+// Op is the operation of a term.
+type Op int
+
+const (
+	OpConst Op = iota // Value
+	OpInput           // a field or action parameter the transaction reads (a primary input)
+	OpPre             // a state variable's value before the transaction
+	OpAdd
+	OpSub
+	OpMul
+	OpAnd
+	OpOr
+	OpXor
+	OpNot // bitwise complement
+	OpShl // by a constant amount (Value)
+	OpShr // logical, by a constant amount
+	OpSar // arithmetic, by a constant amount
+	OpEq  // 1-bit results from here
+	OpNe
+	OpLtU
+	OpLeU
+	OpLtS
+	OpLeS
+	OpIte     // Args[0] ? Args[1] : Args[2]; Args[0] is 1 bit
+	OpZext    // to Width
+	OpSext    // to Width
+	OpExtract // bits Hi..Lo of Args[0]
+	OpConcat
+	OpSatAddU
+	OpSatSubU
+)
+
+var opNames = map[Op]string{
+	OpAdd: "+", OpSub: "-", OpMul: "*", OpAnd: "&", OpOr: "|", OpXor: "^", OpNot: "~",
+	OpShl: "<<", OpShr: ">>", OpSar: ">>s", OpEq: "==", OpNe: "!=", OpLtU: "<", OpLeU: "<=",
+	OpLtS: "<s", OpLeS: "<=s", OpIte: "?", OpZext: "zext", OpSext: "sext", OpExtract: "extract",
+	OpConcat: "++", OpSatAddU: "|+|", OpSatSubU: "|-|",
+}
+
+// Term is a node of a transaction's expression DAG. Terms are hash-consed
+// by a Builder: equal terms are the same pointer, so a term's identity is
+// its meaning's identity as far as syntax can tell.
+type Term struct {
+	Op     Op
+	Width  int
+	Args   []*Term
+	Value  uint64 // OpConst; the shift amount of OpShl, OpShr, OpSar
+	Hi, Lo int    // OpExtract
+	// Name names an input or a state variable (for messages and dumps);
+	// Field is the input's storage, Cell the state variable.
+	Name  string
+	Field ir.Expr
+	Cell  *Cell
+	id    int
+}
+
+func mask(w int) uint64 {
+	if w >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(w) - 1
+}
+
+// IsConst reports whether t is a constant.
+func (t *Term) IsConst() bool { return t.Op == OpConst }
+
+// String prints a term as an expression.
+func (t *Term) String() string {
+	switch t.Op {
+	case OpConst:
+		return fmt.Sprintf("%dw%d", t.Width, t.Value)
+	case OpInput, OpPre:
+		return t.Name
+	case OpIte:
+		return fmt.Sprintf("(%s ? %s : %s)", t.Args[0], t.Args[1], t.Args[2])
+	case OpNot:
+		return "~" + t.Args[0].String()
+	case OpShl, OpShr, OpSar:
+		return fmt.Sprintf("(%s %s %d)", t.Args[0], opNames[t.Op], t.Value)
+	case OpZext, OpSext:
+		return fmt.Sprintf("%s%d(%s)", opNames[t.Op], t.Width, t.Args[0])
+	case OpExtract:
+		return fmt.Sprintf("%s[%d:%d]", t.Args[0], t.Hi, t.Lo)
+	}
+	parts := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		parts[i] = a.String()
+	}
+	return "(" + strings.Join(parts, " "+opNames[t.Op]+" ") + ")"
+}
+
+// Builder makes terms, hash-consing them and simplifying as it goes:
+// constant folding, and the identities of + - * & | ^ and ?:.
+type Builder struct {
+	terms map[string]*Term
+	next  int
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder { return &Builder{terms: map[string]*Term{}} }
+
+func (b *Builder) intern(t *Term) *Term {
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d/%d/%d/%d/%d/%s", t.Op, t.Width, t.Value, t.Hi, t.Lo, t.Name)
+	for _, a := range t.Args {
+		fmt.Fprintf(&key, ",%d", a.id)
+	}
+	if t.Cell != nil {
+		fmt.Fprintf(&key, "@%p", t.Cell)
+	}
+	if old, ok := b.terms[key.String()]; ok {
+		return old
+	}
+	t.id = b.next
+	b.next++
+	b.terms[key.String()] = t
+	return t
+}
+
+// Const makes a constant of width w.
+func (b *Builder) Const(v uint64, w int) *Term {
+	return b.intern(&Term{Op: OpConst, Width: w, Value: v & mask(w)})
+}
+
+// Bool makes a 1-bit constant.
+func (b *Builder) Bool(v bool) *Term {
+	if v {
+		return b.Const(1, 1)
+	}
+	return b.Const(0, 1)
+}
+
+// Input makes a primary input: a field of width w the transaction reads.
+func (b *Builder) Input(name string, field ir.Expr, w int) *Term {
+	return b.intern(&Term{Op: OpInput, Width: w, Name: name, Field: field})
+}
+
+// Pre makes the pre-state of a state variable.
+func (b *Builder) Pre(c *Cell) *Term {
+	return b.intern(&Term{Op: OpPre, Width: c.Width, Name: c.Name + "_pre", Cell: c})
+}
+
+// Binary makes x op y for operands of one width (the shifts take a
+// constant amount y).
+func (b *Builder) Binary(op Op, x, y *Term) *Term {
+	w := x.Width
+	if x.IsConst() && y.IsConst() {
+		return b.Const(fold(op, x.Value, y.Value, w), resultWidth(op, w))
+	}
+	switch op {
+	case OpAdd, OpOr, OpXor:
+		if x.IsConst() {
+			x, y = y, x // constants on the right
+		}
+		if y.IsConst() && y.Value == 0 {
+			return x
+		}
+		if op == OpXor && x == y {
+			return b.Const(0, w)
+		}
+		if op == OpOr && x == y {
+			return x
+		}
+	case OpSub:
+		if y.IsConst() && y.Value == 0 {
+			return x
+		}
+		if x == y {
+			return b.Const(0, w)
+		}
+	case OpMul:
+		if x.IsConst() {
+			x, y = y, x
+		}
+		if y.IsConst() && y.Value == 1 {
+			return x
+		}
+		if y.IsConst() && y.Value == 0 {
+			return y
+		}
+	case OpAnd:
+		if x.IsConst() {
+			x, y = y, x
+		}
+		if y.IsConst() && y.Value == 0 {
+			return y
+		}
+		if y.IsConst() && y.Value == mask(w) || x == y {
+			return x
+		}
+	case OpEq, OpLeU, OpLeS:
+		if x == y {
+			return b.Bool(true)
+		}
+	case OpNe, OpLtU, OpLtS:
+		if x == y {
+			return b.Bool(false)
+		}
+	}
+	return b.intern(&Term{Op: op, Width: resultWidth(op, w), Args: []*Term{x, y}})
+}
+
+func resultWidth(op Op, w int) int {
+	switch op {
+	case OpEq, OpNe, OpLtU, OpLeU, OpLtS, OpLeS:
+		return 1
+	}
+	return w
+}
+
+// Shift makes x << n, x >> n (logical) or x >>s n (arithmetic).
+func (b *Builder) Shift(op Op, x *Term, n uint64) *Term {
+	if n == 0 {
+		return x
+	}
+	if x.IsConst() {
+		return b.Const(fold(op, x.Value, n, x.Width), x.Width)
+	}
+	if n >= uint64(x.Width) && op != OpSar {
+		return b.Const(0, x.Width)
+	}
+	return b.intern(&Term{Op: op, Width: x.Width, Args: []*Term{x}, Value: n})
+}
+
+// Not makes the bitwise complement (for 1-bit terms: logical not).
+func (b *Builder) Not(x *Term) *Term {
+	if x.IsConst() {
+		return b.Const(^x.Value, x.Width)
+	}
+	if x.Op == OpNot {
+		return x.Args[0]
+	}
+	if x.Width == 1 {
+		switch x.Op { // push not into comparisons
+		case OpEq:
+			return b.Binary(OpNe, x.Args[0], x.Args[1])
+		case OpNe:
+			return b.Binary(OpEq, x.Args[0], x.Args[1])
+		case OpLtU:
+			return b.Binary(OpLeU, x.Args[1], x.Args[0])
+		case OpLeU:
+			return b.Binary(OpLtU, x.Args[1], x.Args[0])
+		case OpLtS:
+			return b.Binary(OpLeS, x.Args[1], x.Args[0])
+		case OpLeS:
+			return b.Binary(OpLtS, x.Args[1], x.Args[0])
+		}
+	}
+	return b.intern(&Term{Op: OpNot, Width: x.Width, Args: []*Term{x}})
+}
+
+// Neg makes -x.
+func (b *Builder) Neg(x *Term) *Term { return b.Binary(OpSub, b.Const(0, x.Width), x) }
+
+// Ite makes c ? x : y.
+func (b *Builder) Ite(c, x, y *Term) *Term {
+	switch {
+	case c.IsConst() && c.Value != 0:
+		return x
+	case c.IsConst():
+		return y
+	case x == y:
+		return x
+	case x.Width == 1 && x.IsConst() && y.IsConst():
+		if x.Value == 1 {
+			return c // c ? 1 : 0
+		}
+		return b.Not(c) // c ? 0 : 1
+	case c.Op == OpNot:
+		return b.Ite(c.Args[0], y, x)
+	}
+	return b.intern(&Term{Op: OpIte, Width: x.Width, Args: []*Term{c, x, y}})
+}
+
+// And and Or of 1-bit terms.
+func (b *Builder) And(x, y *Term) *Term { return b.Binary(OpAnd, x, y) }
+func (b *Builder) Or(x, y *Term) *Term  { return b.Binary(OpOr, x, y) }
+
+// Resize changes a term's width: truncation, or zero or sign extension.
+func (b *Builder) Resize(x *Term, w int, signed bool) *Term {
+	switch {
+	case w == x.Width:
+		return x
+	case w < x.Width:
+		return b.Extract(x, w-1, 0)
+	case x.IsConst() && !signed:
+		return b.Const(x.Value, w)
+	case x.IsConst():
+		return b.Const(uint64(signExtend(x.Value, x.Width)), w)
+	case signed:
+		return b.intern(&Term{Op: OpSext, Width: w, Args: []*Term{x}})
+	}
+	return b.intern(&Term{Op: OpZext, Width: w, Args: []*Term{x}})
+}
+
+// Extract makes bits hi..lo of x.
+func (b *Builder) Extract(x *Term, hi, lo int) *Term {
+	if lo == 0 && hi == x.Width-1 {
+		return x
+	}
+	if x.IsConst() {
+		return b.Const(x.Value>>uint(lo), hi-lo+1)
+	}
+	if x.Op == OpZext && hi < x.Args[0].Width {
+		return b.Extract(x.Args[0], hi, lo)
+	}
+	return b.intern(&Term{Op: OpExtract, Width: hi - lo + 1, Args: []*Term{x}, Hi: hi, Lo: lo})
+}
+
+// Concat makes x ++ y.
+func (b *Builder) Concat(x, y *Term) *Term {
+	if x.IsConst() && y.IsConst() {
+		return b.Const(x.Value<<uint(y.Width)|y.Value, x.Width+y.Width)
+	}
+	return b.intern(&Term{Op: OpConcat, Width: x.Width + y.Width, Args: []*Term{x, y}})
+}
+
+func signExtend(v uint64, w int) int64 {
+	if w >= 64 {
+		return int64(v)
+	}
+	s := uint(64 - w)
+	return int64(v<<s) >> s
+}
+
+// fold computes a binary (or shift) operation on constants of width w.
+func fold(op Op, x, y uint64, w int) uint64 {
+	m := mask(w)
+	bool01 := func(c bool) uint64 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case OpAdd:
+		return (x + y) & m
+	case OpSub:
+		return (x - y) & m
+	case OpMul:
+		return (x * y) & m
+	case OpAnd:
+		return x & y
+	case OpOr:
+		return x | y
+	case OpXor:
+		return x ^ y
+	case OpShl:
+		if y >= uint64(w) {
+			return 0
+		}
+		return (x << y) & m
+	case OpShr:
+		if y >= uint64(w) {
+			return 0
+		}
+		return x >> y
+	case OpSar:
+		if y >= uint64(w) {
+			y = uint64(w - 1)
+		}
+		return uint64(signExtend(x, w)>>y) & m
+	case OpEq:
+		return bool01(x == y)
+	case OpNe:
+		return bool01(x != y)
+	case OpLtU:
+		return bool01(x < y)
+	case OpLeU:
+		return bool01(x <= y)
+	case OpLtS:
+		return bool01(signExtend(x, w) < signExtend(y, w))
+	case OpLeS:
+		return bool01(signExtend(x, w) <= signExtend(y, w))
+	case OpSatAddU:
+		if s := x + y; s <= m && s >= x {
+			return s
+		}
+		return m
+	case OpSatSubU:
+		if y > x {
+			return 0
+		}
+		return x - y
+	}
+	panic(fmt.Sprintf("synth: cannot fold %v", op))
+}
+
+// Eval computes a term given values for its inputs and pre-states.
+func (t *Term) Eval(env map[*Term]uint64, memo map[*Term]uint64) uint64 {
+	if v, ok := memo[t]; ok {
+		return v
+	}
+	var v uint64
+	switch t.Op {
+	case OpConst:
+		v = t.Value
+	case OpInput, OpPre:
+		v = env[t] & mask(t.Width)
+	case OpIte:
+		if t.Args[0].Eval(env, memo) != 0 {
+			v = t.Args[1].Eval(env, memo)
+		} else {
+			v = t.Args[2].Eval(env, memo)
+		}
+	case OpNot:
+		v = ^t.Args[0].Eval(env, memo) & mask(t.Width)
+	case OpShl, OpShr, OpSar:
+		v = fold(t.Op, t.Args[0].Eval(env, memo), t.Value, t.Width)
+	case OpZext:
+		v = t.Args[0].Eval(env, memo)
+	case OpSext:
+		v = uint64(signExtend(t.Args[0].Eval(env, memo), t.Args[0].Width)) & mask(t.Width)
+	case OpExtract:
+		v = t.Args[0].Eval(env, memo) >> uint(t.Lo) & mask(t.Width)
+	case OpConcat:
+		v = t.Args[0].Eval(env, memo)<<uint(t.Args[1].Width) | t.Args[1].Eval(env, memo)
+	default:
+		v = fold(t.Op, t.Args[0].Eval(env, memo), t.Args[1].Eval(env, memo), t.Args[0].Width)
+	}
+	memo[t] = v
+	return v
+}
+
+// Encode builds the Z3 term of t. env gives the terms of its inputs and
+// pre-states (and of any subterm it should treat as a leaf).
+func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
+	if e, ok := env[t]; ok {
+		return e
+	}
+	var e z3.Expr
+	arg := func(i int) z3.Expr { return t.Args[i].Encode(x, env) }
+	truth := func(b z3.Expr) z3.Expr { return x.Ite(b, x.BV(1, 1), x.BV(0, 1)) }
+	switch t.Op {
+	case OpConst:
+		e = x.BV(t.Value, t.Width)
+	case OpInput, OpPre:
+		panic("synth: encoding a leaf without a binding: " + t.Name)
+	case OpAdd:
+		e = arg(0).Add(arg(1))
+	case OpSub:
+		e = arg(0).Sub(arg(1))
+	case OpMul:
+		e = arg(0).Mul(arg(1))
+	case OpAnd:
+		e = arg(0).BVAnd(arg(1))
+	case OpOr:
+		e = arg(0).BVOr(arg(1))
+	case OpXor:
+		e = arg(0).BVXor(arg(1))
+	case OpNot:
+		e = arg(0).BVNot()
+	case OpShl:
+		e = arg(0).Shl(x.BV(t.Value, t.Width))
+	case OpShr:
+		e = arg(0).LShr(x.BV(t.Value, t.Width))
+	case OpSar:
+		e = arg(0).AShr(x.BV(t.Value, t.Width))
+	case OpEq:
+		e = truth(arg(0).Eq(arg(1)))
+	case OpNe:
+		e = truth(arg(0).Eq(arg(1)).Not())
+	case OpLtU:
+		e = truth(arg(0).ULT(arg(1)))
+	case OpLeU:
+		e = truth(arg(0).ULE(arg(1)))
+	case OpLtS:
+		e = truth(arg(0).SLT(arg(1)))
+	case OpLeS:
+		e = truth(arg(0).SLE(arg(1)))
+	case OpIte:
+		e = x.Ite(arg(0).Eq(x.BV(1, 1)), arg(1), arg(2))
+	case OpZext:
+		e = arg(0).ZeroExt(t.Width - t.Args[0].Width)
+	case OpSext:
+		e = arg(0).SignExt(t.Width - t.Args[0].Width)
+	case OpExtract:
+		e = arg(0).Extract(t.Hi, t.Lo)
+	case OpConcat:
+		e = arg(0).Concat(arg(1))
+	case OpSatAddU:
+		a, b := arg(0).ZeroExt(1), arg(1).ZeroExt(1)
+		sum := a.Add(b)
+		e = x.Ite(sum.Extract(t.Width, t.Width).Eq(x.BV(1, 1)), x.BV(mask(t.Width), t.Width), sum.Extract(t.Width-1, 0))
+	case OpSatSubU:
+		e = x.Ite(arg(0).ULT(arg(1)), x.BV(0, t.Width), arg(0).Sub(arg(1)))
+	default:
+		panic(fmt.Sprintf("synth: cannot encode %v", t.Op))
+	}
+	env[t] = e
+	return e
+}
+
+// Leaves lists the inputs and pre-states a term depends on, in a stable
+// order (by first appearance).
+func (t *Term) Leaves() []*Term {
+	var out []*Term
+	seen := map[*Term]bool{}
+	var walk func(u *Term)
+	walk = func(u *Term) {
+		if seen[u] {
+			return
+		}
+		seen[u] = true
+		if u.Op == OpInput || u.Op == OpPre {
+			out = append(out, u)
+			return
+		}
+		for _, a := range u.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	return out
+}
+
+// Height is the number of operations on the longest path to a leaf.
+func (t *Term) Height() int {
+	h := 0
+	for _, a := range t.Args {
+		h = max(h, a.Height()+1)
+	}
+	if t.Op == OpZext || t.Op == OpExtract && t.Lo == 0 {
+		return max(h-1, 0) // width changes are free: the word holds the value
+	}
+	return h
+}
