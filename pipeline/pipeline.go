@@ -115,6 +115,15 @@ func (r *runner) operand(op synth.Operand) uint64 {
 	return op.Value
 }
 
+// address is the register index a state cell's address unit computes.
+func (r *runner) address(c synth.StateCell) uint64 {
+	i := r.operand(c.Index)
+	if c.IndexBits > 0 {
+		i &= wordMask(c.IndexBits)
+	}
+	return i
+}
+
 // run executes the graph on the action's fields, stage by stage.
 func (r *runner) run(vals []uint64, regs interp.Registers) {
 	g := r.g
@@ -129,13 +138,13 @@ func (r *runner) run(vals []uint64, regs interp.Registers) {
 			states := make([]uint64, len(a.State))
 			for j, c := range a.State {
 				if c.Register != nil {
-					states[j] = regs.Read(c.Register, r.operand(c.Index))
+					states[j] = regs.Read(c.Register, r.address(c))
 				}
 			}
 			res := a.Grammar.Eval(a.Config, states, inputs, r.width)
 			for j, c := range a.State {
 				if c.Register != nil {
-					regs.Write(c.Register, r.operand(c.Index), res.States[j])
+					regs.Write(c.Register, r.address(c), res.States[j])
 				}
 			}
 			r.out[i] = res.Output

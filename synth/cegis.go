@@ -27,6 +27,25 @@ type Spec struct {
 	// CareOutput whether the output must.
 	CareStates []bool
 	CareOutput bool
+	// StateWidths[i] and PacketWidths[i], when not 0, say that input i
+	// holds a value of that many bits, zero-extended to the word (a field
+	// or a 1-bit result): the ALU need be right only on such inputs.
+	StateWidths, PacketWidths []int
+}
+
+// inRange is the precondition the spec's inputs meet.
+func (spec Spec) inRange(x *z3.Context, states, packets []z3.Expr, width int) z3.Expr {
+	conds := []z3.Expr{x.Bool(true)}
+	bound := func(widths []int, vs []z3.Expr) {
+		for i, w := range widths {
+			if w > 0 && w < width {
+				conds = append(conds, vs[i].Extract(width-1, w).Eq(x.BV(0, width-w)))
+			}
+		}
+	}
+	bound(spec.StateWidths, states)
+	bound(spec.PacketWidths, packets)
+	return x.And(conds...)
 }
 
 // ErrNoConfig is returned when no hole values make the grammar meet the
@@ -110,10 +129,10 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 	for i := 0; i < 4; i++ {
 		e := example{states: make([]uint64, spec.States), packets: make([]uint64, spec.Packets)}
 		for j := range e.states {
-			e.states[j] = uint64(r.Intn(8)) & mask
+			e.states[j] = uint64(r.Intn(8)) & mask & widthMask(spec.StateWidths, j)
 		}
 		for j := range e.packets {
-			e.packets[j] = uint64(r.Intn(8)) & mask
+			e.packets[j] = uint64(r.Intn(8)) & mask & widthMask(spec.PacketWidths, j)
 		}
 		out = append(out, e)
 	}
@@ -167,6 +186,7 @@ func verify(ctx context.Context, x *z3.Context, g *grammar.Grammar, spec Spec, c
 	wantStates, wantOut := spec.Encode(x, states, packets)
 	eqs := agreement(x, spec, terms, wantStates, wantOut)
 	s := x.NewSolverFor("QF_BV")
+	s.Assert(spec.inRange(x, states, packets, width))
 	s.Assert(x.And(eqs...).Not())
 	res, err := s.Check(ctx)
 	if err != nil {
@@ -195,6 +215,14 @@ func verify(ctx context.Context, x *z3.Context, g *grammar.Grammar, spec Spec, c
 		cex.packets[i] = val.Uint64()
 	}
 	return cex, false, nil
+}
+
+// widthMask is the mask of input j's values.
+func widthMask(widths []int, j int) uint64 {
+	if j >= len(widths) || widths[j] == 0 || widths[j] >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(widths[j]) - 1
 }
 
 func consts(x *z3.Context, vs []uint64, width int) []z3.Expr {

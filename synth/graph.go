@@ -59,6 +59,10 @@ type Operand struct {
 type StateCell struct {
 	Register *ir.Instance
 	Index    Operand
+	// IndexBits, when not 0, says the address unit takes the low IndexBits
+	// bits of Index (a register of 2^IndexBits cells indexed by i & mask
+	// needs no ALU for the mask).
+	IndexBits int
 }
 
 // Write sends a value to a field.

@@ -1,0 +1,616 @@
+package synth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/synth/grammar"
+)
+
+// Stats counts a synthesis run's solver work.
+type Stats struct {
+	Queries int
+	Failed  int // queries that proved no configuration exists
+}
+
+// Synthesize maps a transaction onto configured ALUs: one stateful ALU
+// per state variable, fed by stateless trees that compute the terms it
+// reads (its frontier), and stateless trees for the outputs that do not
+// read state. Each ALU is found by a CEGIS query at width bits.
+//
+// This first version handles state variables that do not read each other
+// and at most one state-reading output per state variable; anything else
+// is an *UnsupportedError naming the action.
+func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, width int) (*Graph, Stats, error) {
+	s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: width,
+		g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
+	if err := s.run(); err != nil {
+		return nil, s.stats, err
+	}
+	if err := s.g.ComputeDepths(); err != nil {
+		return nil, s.stats, err
+	}
+	return s.g, s.stats, nil
+}
+
+type synthesizer struct {
+	ctx                 context.Context
+	tx                  *Transaction
+	stateful, stateless *grammar.Grammar
+	width               int
+	g                   *Graph
+	stats               Stats
+	fields              map[string]int     // Graph.Fields index by name
+	done                map[*Term]Operand // stateless results computed so far
+}
+
+func (s *synthesizer) unsupported(format string, args ...any) error {
+	return &UnsupportedError{Span: s.tx.Action.Span, Msg: fmt.Sprintf("action %s: ", s.tx.Action.Name) + fmt.Sprintf(format, args...)}
+}
+
+func (s *synthesizer) run() error {
+	for _, t := range s.tx.Cells {
+		if t.Width > s.width {
+			return s.unsupported("register %s is %d bits wide; the ALUs are %d", t.Register.Name, t.Width, s.width)
+		}
+	}
+	groups, err := s.groups()
+	if err != nil {
+		return err
+	}
+	for _, gr := range groups {
+		if err := s.statefulALU(gr); err != nil {
+			return err
+		}
+	}
+	for _, o := range s.tx.Outputs {
+		op, err := s.operand(o.Value) // the state it reads is out of its ALUs by now
+		if err != nil {
+			return err
+		}
+		s.g.Writes = append(s.g.Writes, Write{Field: s.field(o.Field), Value: op})
+	}
+	return nil
+}
+
+// group is the state variables one stateful ALU holds: one, or several
+// that read each other's state (CaT's strongly connected components).
+type group struct {
+	cells []*Cell
+	// frontier is what the ALU reads: the maximal subterms of its cells'
+	// post-states that do not read its own state.
+	frontier []*Term
+	// needs are the terms read elsewhere (by other ALUs' frontiers and by
+	// outputs) that read the group's state; the ALU's one output must
+	// make them computable.
+	needs []*Term
+	deps  []*group // groups whose state the frontier reads
+}
+
+func (gr *group) owns(c *Cell) bool {
+	for _, d := range gr.cells {
+		if d == c {
+			return true
+		}
+	}
+	return false
+}
+
+// groups puts the live cells into groups, merging cells that read each
+// other, and returns them in dependency order.
+func (s *synthesizer) groups() ([]*group, error) {
+	var groups []*group
+	groupOf := map[*Cell]*group{}
+	for _, c := range s.liveCells() {
+		gr := &group{cells: []*Cell{c}}
+		groups = append(groups, gr)
+		groupOf[c] = gr
+	}
+	for {
+		for _, gr := range groups {
+			s.linkGroup(gr, groupOf)
+		}
+		merged := mergeCycles(groups, groupOf)
+		if len(merged) == len(groups) {
+			break
+		}
+		groups = merged
+	}
+	for _, gr := range groups {
+		if len(gr.cells) > len(s.stateful.States) {
+			return nil, s.unsupported("state variables %s read each other; ALU %s holds %d", cellNames(gr.cells), s.stateful.Name, len(s.stateful.States))
+		}
+	}
+	var consumers []*Term
+	for _, gr := range groups {
+		consumers = append(consumers, gr.frontier...)
+	}
+	for _, o := range s.tx.Outputs {
+		consumers = append(consumers, o.Value)
+	}
+	for _, t := range consumers {
+		for _, c := range cellsRead(t) {
+			if gr := groupOf[c]; !containsTerm(gr.needs, t) {
+				gr.needs = append(gr.needs, t)
+			}
+		}
+	}
+	return topoOrder(groups), nil
+}
+
+// liveCells are the cells whose state changes or is read by an output.
+func (s *synthesizer) liveCells() []*Cell {
+	read := map[*Cell]bool{}
+	for _, o := range s.tx.Outputs {
+		for _, c := range cellsRead(o.Value) {
+			read[c] = true
+		}
+	}
+	var live []*Cell
+	for _, c := range s.tx.Cells {
+		if c.Post != c.Pre || read[c] {
+			live = append(live, c)
+		}
+	}
+	// A cell written back unchanged but read by a live cell's update is
+	// live too.
+	for changed := true; changed; {
+		changed = false
+		for _, c := range s.tx.Cells {
+			if containsCell(live, c) {
+				continue
+			}
+			for _, d := range live {
+				if containsCell(cellsRead(d.Post), c) {
+					live = append(live, c)
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return live
+}
+
+// linkGroup computes a group's frontier and the groups it reads.
+func (s *synthesizer) linkGroup(gr *group, groupOf map[*Cell]*group) {
+	gr.frontier, gr.deps = nil, nil
+	for _, c := range gr.cells {
+		gr.frontier = frontierOf(c.Post, gr, gr.frontier)
+	}
+	for _, t := range gr.frontier {
+		for _, c := range cellsRead(t) {
+			if d := groupOf[c]; d != gr && !containsGroup(gr.deps, d) {
+				gr.deps = append(gr.deps, d)
+			}
+		}
+	}
+}
+
+// mergeCycles merges groups that reach each other through deps.
+func mergeCycles(groups []*group, groupOf map[*Cell]*group) []*group {
+	reaches := func(from, to *group) bool {
+		seen := map[*group]bool{}
+		var walk func(g *group) bool
+		walk = func(g *group) bool {
+			if g == to {
+				return true
+			}
+			if seen[g] {
+				return false
+			}
+			seen[g] = true
+			for _, d := range g.deps {
+				if walk(d) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, d := range from.deps {
+			if walk(d) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []*group
+	for _, gr := range groups {
+		var into *group
+		for _, o := range out {
+			if reaches(gr, o) && reaches(o, gr) {
+				into = o
+				break
+			}
+		}
+		if into == nil {
+			out = append(out, gr)
+			continue
+		}
+		into.cells = append(into.cells, gr.cells...)
+		for _, c := range gr.cells {
+			groupOf[c] = into
+		}
+	}
+	return out
+}
+
+// topoOrder lists groups after the groups they read.
+func topoOrder(groups []*group) []*group {
+	var out []*group
+	done := map[*group]bool{}
+	var visit func(g *group)
+	visit = func(g *group) {
+		if done[g] {
+			return
+		}
+		done[g] = true
+		for _, d := range g.deps {
+			visit(d)
+		}
+		out = append(out, g)
+	}
+	for _, g := range groups {
+		visit(g)
+	}
+	return out
+}
+
+// statefulALU synthesizes the ALU of a group.
+func (s *synthesizer) statefulALU(gr *group) error {
+	g := s.stateful
+	if len(gr.frontier) > len(g.Packets) {
+		return s.unsupported("the update of %s needs %d packet inputs (%s); ALU %s has %d",
+			cellNames(gr.cells), len(gr.frontier), termList(gr.frontier), g.Name, len(g.Packets))
+	}
+	alu := &ALU{Grammar: g, State: make([]StateCell, len(g.States))}
+	for i, c := range gr.cells {
+		index, err := s.operand(c.Index)
+		if err != nil {
+			return err
+		}
+		alu.State[i] = StateCell{Register: c.Register, Index: index, IndexBits: c.IndexBits}
+	}
+	for _, t := range gr.frontier {
+		op, err := s.operand(t)
+		if err != nil {
+			return err
+		}
+		alu.Inputs = append(alu.Inputs, op)
+	}
+	for len(alu.Inputs) < len(g.Packets) {
+		alu.Inputs = append(alu.Inputs, Operand{Kind: FromConst})
+	}
+	for _, out := range s.outputChoices(gr) {
+		cfg, err := s.query(g, s.statefulSpec(gr, out))
+		if errors.Is(err, ErrNoConfig) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		alu.Config = cfg
+		s.g.ALUs = append(s.g.ALUs, alu)
+		if out != nil {
+			s.done[out] = Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}
+		}
+		return nil
+	}
+	var updates []string
+	for _, c := range gr.cells {
+		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
+	}
+	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+}
+
+// outputChoices lists what the group's ALU may output, best first: the
+// one term read elsewhere, else a pre- or post-state from which all such
+// terms can be computed; nil when nothing reads the group's state.
+func (s *synthesizer) outputChoices(gr *group) []*Term {
+	if len(gr.needs) == 0 {
+		return []*Term{nil}
+	}
+	var outs []*Term
+	if len(gr.needs) == 1 {
+		outs = append(outs, gr.needs[0])
+	}
+	for _, c := range gr.cells {
+		for _, t := range []*Term{c.Pre, c.Post} {
+			if !containsTerm(outs, t) && covers(gr, t) {
+				outs = append(outs, t)
+			}
+		}
+	}
+	return outs
+}
+
+// covers says whether, given out, every term that reads gr's state can
+// be computed without reading it again.
+func covers(gr *group, out *Term) bool {
+	for _, need := range gr.needs {
+		if readsOwnState(need, gr, out) {
+			return false
+		}
+	}
+	return true
+}
+
+func readsOwnState(t *Term, gr *group, out *Term) bool {
+	if t == out {
+		return false
+	}
+	if t.Op == OpPre {
+		return gr.owns(t.Cell)
+	}
+	for _, a := range t.Args {
+		if readsOwnState(a, gr, out) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *synthesizer) statefulSpec(gr *group, out *Term) Spec {
+	n := len(s.stateful.States)
+	spec := Spec{States: n, Packets: len(s.stateful.Packets), CareStates: make([]bool, n), CareOutput: out != nil,
+		StateWidths: make([]int, n), PacketWidths: widths(gr.frontier)}
+	for i, c := range gr.cells {
+		spec.CareStates[i] = true
+		spec.StateWidths[i] = c.Width
+	}
+	spec.Encode = func(x *z3.Context, states, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
+		env := map[*Term]z3.Expr{}
+		for i, c := range gr.cells {
+			env[c.Pre] = narrow(states[i], c.Width)
+		}
+		for i, t := range gr.frontier {
+			env[t] = narrow(packets[i], t.Width)
+		}
+		news := append([]z3.Expr(nil), states...)
+		for i, c := range gr.cells {
+			news[i] = widen(c.Post.Encode(x, env), s.width)
+		}
+		o := states[0]
+		if out != nil {
+			o = widen(out.Encode(x, env), s.width)
+		}
+		return news, o
+	}
+	return spec
+}
+
+
+// operand computes a term that reads no state (or reads it only through
+// terms already computed) with stateless ALUs, and returns where its value
+// is: a field, a constant, or an ALU's output.
+func (s *synthesizer) operand(t *Term) (Operand, error) {
+	if op, ok := s.done[t]; ok {
+		return op, nil
+	}
+	var op Operand
+	var err error
+	switch {
+	case t.IsConst():
+		op = Operand{Kind: FromConst, Value: t.Value}
+	case t.Op == OpInput:
+		op = Operand{Kind: FromField, Index: s.field(t.Field)}
+	case t.Op == OpPre:
+		return op, s.unsupported("%s is read outside its stateful ALU", t.Name)
+	case t.Op == OpZext && t.Width <= s.width:
+		op, err = s.operand(t.Args[0]) // a word holds a narrower value zero-extended
+	default:
+		op, err = s.statelessALU(t)
+	}
+	if err != nil {
+		return op, err
+	}
+	s.done[t] = op
+	return op, nil
+}
+
+// statelessALU computes t by one stateless ALU over its leaves if one can,
+// else by one ALU for t's operation over its computed arguments.
+func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
+	g := s.stateless
+	if t.Width > s.width {
+		return Operand{}, s.unsupported("%s is %d bits wide; the ALUs are %d", t, t.Width, s.width)
+	}
+	if leaves := s.leaves(t); len(leaves) <= len(g.Packets) {
+		op, err := s.statelessQuery(t, leaves)
+		if !errors.Is(err, ErrNoConfig) {
+			return op, err
+		}
+	}
+	var args []*Term
+	for _, a := range t.Args {
+		if !a.IsConst() && !containsTerm(args, a) {
+			if _, err := s.operand(a); err != nil {
+				return Operand{}, err
+			}
+			args = append(args, a)
+		}
+	}
+	if len(args) > len(g.Packets) {
+		return Operand{}, s.unsupported("%s needs %d inputs; ALU %s has %d", t, len(args), g.Name, len(g.Packets))
+	}
+	op, err := s.statelessQuery(t, args)
+	if errors.Is(err, ErrNoConfig) {
+		return op, s.unsupported("no configuration of ALU %s computes %s", g.Name, t)
+	}
+	return op, err
+}
+
+// leaves are the terms a stateless ALU over t would read: inputs, and
+// subterms already computed (stateful outputs among them).
+func (s *synthesizer) leaves(t *Term) []*Term {
+	var out []*Term
+	seen := map[*Term]bool{}
+	var walk func(u *Term)
+	walk = func(u *Term) {
+		if seen[u] || u.IsConst() {
+			return
+		}
+		seen[u] = true
+		if _, ok := s.done[u]; ok || u.Op == OpInput || u.Op == OpPre {
+			out = append(out, u)
+			return
+		}
+		for _, a := range u.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	return out
+}
+
+// statelessQuery configures one stateless ALU to compute t from the
+// operands of args.
+func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
+	g := s.stateless
+	spec := Spec{Packets: len(g.Packets), CareOutput: true, PacketWidths: widths(args)}
+	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
+		env := map[*Term]z3.Expr{}
+		for i, a := range args {
+			env[a] = narrow(packets[i], a.Width)
+		}
+		return nil, widen(t.Encode(x, env), s.width)
+	}
+	cfg, err := s.query(g, spec)
+	if err != nil {
+		return Operand{}, err
+	}
+	alu := &ALU{Grammar: g, Config: cfg}
+	for _, a := range args {
+		op, err := s.operand(a)
+		if err != nil {
+			return Operand{}, err
+		}
+		alu.Inputs = append(alu.Inputs, op)
+	}
+	for len(alu.Inputs) < len(g.Packets) {
+		alu.Inputs = append(alu.Inputs, Operand{Kind: FromConst})
+	}
+	s.g.ALUs = append(s.g.ALUs, alu)
+	return Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}, nil
+}
+
+func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, error) {
+	s.stats.Queries++
+	cfg, _, err := FindConfig(s.ctx, g, spec, s.width)
+	if errors.Is(err, ErrNoConfig) {
+		s.stats.Failed++
+	}
+	return cfg, err
+}
+
+// field returns the Graph.Fields index of an lvalue, adding it if new.
+func (s *synthesizer) field(f ir.Expr) int {
+	name := ir.Format(f)
+	if i, ok := s.fields[name]; ok {
+		return i
+	}
+	s.g.Fields = append(s.g.Fields, f)
+	s.fields[name] = len(s.g.Fields) - 1
+	return len(s.g.Fields) - 1
+}
+
+// widths lists the terms' widths, the ranges of the inputs they feed.
+func widths(ts []*Term) []int {
+	out := make([]int, len(ts))
+	for i, t := range ts {
+		out[i] = t.Width
+	}
+	return out
+}
+
+// narrow views a word as a w-bit value (the word holds it zero-extended).
+func narrow(e z3.Expr, w int) z3.Expr {
+	if e.Width() == w {
+		return e
+	}
+	return e.Extract(w-1, 0)
+}
+
+// widen zero-extends a value to a word.
+func widen(e z3.Expr, w int) z3.Expr {
+	if e.Width() == w {
+		return e
+	}
+	return e.ZeroExt(w - e.Width())
+}
+
+// frontierOf appends to acc the maximal subterms of t that read none of
+// gr's state and are not constants: what gr's ALU must be given.
+func frontierOf(t *Term, gr *group, acc []*Term) []*Term {
+	if t.IsConst() || t.Op == OpPre && gr.owns(t.Cell) {
+		return acc
+	}
+	if !readsOwnState(t, gr, nil) {
+		if !containsTerm(acc, t) {
+			acc = append(acc, t)
+		}
+		return acc
+	}
+	for _, a := range t.Args {
+		acc = frontierOf(a, gr, acc)
+	}
+	return acc
+}
+
+// cellsRead lists the cells whose pre-state t reads.
+func cellsRead(t *Term) []*Cell {
+	var out []*Cell
+	for _, l := range t.Leaves() {
+		if l.Op == OpPre {
+			out = append(out, l.Cell)
+		}
+	}
+	return out
+}
+
+func cellNames(cs []*Cell) string {
+	var names []string
+	for _, c := range cs {
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, " and ")
+}
+
+func termList(ts []*Term) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.String())
+	}
+	return strings.Join(out, ", ")
+}
+
+func containsCell(cs []*Cell, c *Cell) bool {
+	for _, d := range cs {
+		if d == c {
+			return true
+		}
+	}
+	return false
+}
+
+func containsGroup(gs []*group, g *group) bool {
+	for _, h := range gs {
+		if h == g {
+			return true
+		}
+	}
+	return false
+}
+
+func containsTerm(ts []*Term, t *Term) bool {
+	for _, u := range ts {
+		if u == t {
+			return true
+		}
+	}
+	return false
+}

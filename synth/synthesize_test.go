@@ -1,0 +1,124 @@
+package synth_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/p4hls/p4hls/backends/banzai"
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/pipeline"
+	"github.com/p4hls/p4hls/synth"
+)
+
+func load(t *testing.T, name string) *ir.Program {
+	t.Helper()
+	file := filepath.Join("../testdata/p4/ok", name)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d diag.List
+	prog, _, err := frontend.Load(context.Background(), file, src, frontend.Options{}, &d)
+	if err != nil || prog == nil {
+		t.Fatalf("%v %s", err, &d)
+	}
+	return prog
+}
+
+// atomic finds the benchmark's action (the one with an @atomic block).
+func atomic(t *testing.T, prog *ir.Program) *ir.Action {
+	for _, c := range prog.Controls {
+		for _, a := range c.Actions {
+			for _, s := range a.Body {
+				if b, ok := s.(*ir.Block); ok && b.Atomic {
+					return a
+				}
+			}
+		}
+	}
+	t.Fatal("no @atomic action")
+	return nil
+}
+
+// TestSynthesizeMeansTheAction synthesizes single-state benchmarks for
+// Banzai atoms and runs the result, one ALU per stage in depth order,
+// against the interpreter on random packets with register state carried
+// across packets.
+func TestSynthesizeMeansTheAction(t *testing.T) {
+	tests := []struct {
+		file, atom string
+	}{
+		{"sampling.p4", "if_else_raw"},
+		{"sampling.p4", "nested_ifs"},
+		{"marple_new_flow.p4", "pred_raw"},
+		{"marple_tcp_nmo.p4", "pred_raw"},
+		{"rcp.p4", "pred_raw"},
+		{"blue_increase.p4", "if_else_raw"},
+		{"blue_decrease.p4", "sub"},
+		{"dns_ttl_change.p4", "if_else_raw"},
+		{"stfq.p4", "sub"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file+"/"+tc.atom, func(t *testing.T) {
+			prog := load(t, tc.file)
+			tx, err := synth.Preprocess(atomic(t, prog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tg, err := banzai.Target(tc.atom)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stateful, _ := tg.Grammar(tc.atom)
+			stateless, _ := tg.Grammar("stateless")
+			g, stats, err := synth.Synthesize(context.Background(), tx, stateful, stateless, 32)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d ALUs, depth %d, %d queries\n%s", len(g.ALUs), g.Depth(), stats.Queries, g)
+			stages := make([]int, len(g.ALUs))
+			for i, a := range g.ALUs {
+				stages[i] = a.Depth
+			}
+			model := func() (interp.Target, error) {
+				return pipeline.New(prog, []pipeline.Placed{{Graph: g, Stages: stages}}, 32, interp.Options{})
+			}
+			ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
+			for seed := int64(0); seed < 2; seed++ {
+				c := interp.NewGenerator(prog, seed).Case(2000, 2, int(seed))
+				d, err := interp.Diff(ref, model, c, interp.RegisterCells(prog))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d != nil {
+					t.Fatalf("the synthesized graph disagrees: %v\n%s", d, d.STF(prog))
+				}
+			}
+		})
+	}
+}
+
+// TestSynthesizeRefusesMutualState: CONGA's two state variables read each
+// other, which a one-state atom cannot hold; the error says so.
+func TestSynthesizeRefusesMutualState(t *testing.T) {
+	prog := load(t, "conga.p4")
+	tx, err := synth.Preprocess(atomic(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := banzai.Target("if_else_raw")
+	stateful, _ := tg.Grammar("if_else_raw")
+	stateless, _ := tg.Grammar("stateless")
+	_, _, err = synth.Synthesize(context.Background(), tx, stateful, stateless, 32)
+	var u *synth.UnsupportedError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "best_path[hdr.app.dst] and best_path_util[hdr.app.dst] read each other; ALU if_else_raw holds 1") {
+		t.Fatalf("got %v, want an UnsupportedError naming the two state variables", err)
+	}
+}
