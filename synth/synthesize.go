@@ -44,7 +44,7 @@ type synthesizer struct {
 	width               int
 	g                   *Graph
 	stats               Stats
-	fields              map[string]int     // Graph.Fields index by name
+	fields              map[string]int    // Graph.Fields index by name
 	done                map[*Term]Operand // stateless results computed so far
 }
 
@@ -382,7 +382,6 @@ func (s *synthesizer) statefulSpec(gr *group, out *Term) Spec {
 	}
 	return spec
 }
-
 
 // operand computes a term that reads no state (or reads it only through
 // terms already computed) with stateless ALUs, and returns where its value
