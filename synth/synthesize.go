@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -17,24 +18,49 @@ type Stats struct {
 	Failed  int // queries that proved no configuration exists
 }
 
-// Synthesize maps a transaction onto configured ALUs: one stateful ALU
-// per state variable, fed by stateless trees that compute the terms it
-// reads (its frontier), and stateless trees for the outputs that do not
-// read state. Each ALU is found by a CEGIS query at width bits.
+// Options tune synthesis.
+type Options struct {
+	// Width is the ALUs' word width (32 when 0).
+	Width int
+	// NoPredecessorPacking keeps each group of state variables in its own
+	// ALU even when a multi-state ALU could also hold the group it reads
+	// (CaT §3.2.3; ablation "w/o pred").
+	NoPredecessorPacking bool
+}
+
+// Synthesize maps a transaction onto configured ALUs: stateful ALUs for
+// its state variables (those that read each other share one), fed by
+// stateless trees that compute the terms they read (their frontiers), and
+// stateless trees for the outputs. Each ALU is found by a CEGIS query.
 //
-// This first version handles state variables that do not read each other
-// and at most one state-reading output per state variable; anything else
-// is an *UnsupportedError naming the action.
-func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, width int) (*Graph, Stats, error) {
-	s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: width,
-		g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
-	if err := s.run(); err != nil {
-		return nil, s.stats, err
+// With a multi-state ALU it first packs each group with the group it
+// reads, and falls back to unpacked groups when that fails. What cannot
+// be mapped is an *UnsupportedError naming the action.
+func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, opts Options) (*Graph, Stats, error) {
+	if opts.Width == 0 {
+		opts.Width = 32
 	}
-	if err := s.g.ComputeDepths(); err != nil {
-		return nil, s.stats, err
+	var stats Stats
+	attempt := func(pack bool) (*Graph, error) {
+		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, pack: pack,
+			g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
+		err := s.run()
+		stats.Queries += s.stats.Queries
+		stats.Failed += s.stats.Failed
+		if err != nil {
+			return nil, err
+		}
+		return s.g, s.g.ComputeDepths()
 	}
-	return s.g, s.stats, nil
+	if !opts.NoPredecessorPacking && len(stateful.States) > 1 {
+		g, err := attempt(true)
+		var u *UnsupportedError
+		if !errors.As(err, &u) {
+			return g, stats, err
+		}
+	}
+	g, err := attempt(false)
+	return g, stats, err
 }
 
 type synthesizer struct {
@@ -42,6 +68,7 @@ type synthesizer struct {
 	tx                  *Transaction
 	stateful, stateless *grammar.Grammar
 	width               int
+	pack                bool // pack groups with their predecessors
 	g                   *Graph
 	stats               Stats
 	fields              map[string]int    // Graph.Fields index by name
@@ -120,6 +147,9 @@ func (s *synthesizer) groups() ([]*group, error) {
 		}
 		groups = merged
 	}
+	if s.pack {
+		groups = s.packPredecessors(groups, groupOf)
+	}
 	for _, gr := range groups {
 		if len(gr.cells) > len(s.stateful.States) {
 			return nil, s.unsupported("state variables %s read each other; ALU %s holds %d", cellNames(gr.cells), s.stateful.Name, len(s.stateful.States))
@@ -140,6 +170,37 @@ func (s *synthesizer) groups() ([]*group, error) {
 		}
 	}
 	return topoOrder(groups), nil
+}
+
+// packPredecessors merges each group that reads exactly one other group
+// into it while the ALU holds both, so one stage does what two would.
+func (s *synthesizer) packPredecessors(groups []*group, groupOf map[*Cell]*group) []*group {
+	for {
+		var from, into *group
+		for _, gr := range groups {
+			if len(gr.deps) == 1 && len(gr.cells)+len(gr.deps[0].cells) <= len(s.stateful.States) {
+				from, into = gr, gr.deps[0]
+				break
+			}
+		}
+		if from == nil {
+			return groups
+		}
+		into.cells = append(into.cells, from.cells...)
+		for _, c := range from.cells {
+			groupOf[c] = into
+		}
+		var rest []*group
+		for _, gr := range groups {
+			if gr != from {
+				rest = append(rest, gr)
+			}
+		}
+		groups = rest
+		for _, gr := range groups {
+			s.linkGroup(gr, groupOf)
+		}
+	}
 }
 
 // liveCells are the cells whose state changes or is read by an output.
@@ -318,14 +379,41 @@ func (s *synthesizer) outputChoices(gr *group) []*Term {
 	if len(gr.needs) == 1 {
 		outs = append(outs, gr.needs[0])
 	}
+	var states []*Term
 	for _, c := range gr.cells {
 		for _, t := range []*Term{c.Pre, c.Post} {
-			if !containsTerm(outs, t) && covers(gr, t) {
-				outs = append(outs, t)
+			if !containsTerm(outs, t) && !containsTerm(states, t) && covers(gr, t) {
+				states = append(states, t)
 			}
 		}
 	}
-	return outs
+	// Cheapest first: the fewer operations the needs take after the
+	// output, the fewer stateless ALUs follow it.
+	sort.SliceStable(states, func(i, j int) bool { return gr.costAfter(states[i]) < gr.costAfter(states[j]) })
+	return append(outs, states...)
+}
+
+// costAfter counts the operations of the group's needs that remain to be
+// computed when the ALU outputs out.
+func (gr *group) costAfter(out *Term) int {
+	seen := map[*Term]bool{}
+	var count func(t *Term) int
+	count = func(t *Term) int {
+		if t == out || seen[t] || len(t.Args) == 0 {
+			return 0
+		}
+		seen[t] = true
+		n := 1
+		for _, a := range t.Args {
+			n += count(a)
+		}
+		return n
+	}
+	total := 0
+	for _, need := range gr.needs {
+		total += count(need)
+	}
+	return total
 }
 
 // covers says whether, given out, every term that reads gr's state can

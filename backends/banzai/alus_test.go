@@ -98,7 +98,9 @@ func TestHandConfigurations(t *testing.T) {
 			},
 		},
 		// nested_ifs: s > 0 ? (s - a < 0 ? s + (b + 1) : s + (a - b))
-		//                   : (a - b == 0 ? a + 5 : s + (b - a)).
+		//                   : (a - b == 0 ? a + 5 : s + (b - a)),
+		// the conditions compared exactly (no wraparound): s - a < 0 is
+		// s < a, signed.
 		"nested_ifs": {
 			Name: "decision tree",
 			Config: []uint64{
@@ -115,7 +117,7 @@ func TestHandConfigurations(t *testing.T) {
 				a, b := p[0], p[1]
 				var n uint64
 				switch {
-				case s32(s[0]) > 0 && s32(s[0]-a) < 0:
+				case s32(s[0]) > 0 && s32(s[0]) < s32(a):
 					n = s[0] + b + 1
 				case s32(s[0]) > 0:
 					n = s[0] + a - b
@@ -129,7 +131,7 @@ func TestHandConfigurations(t *testing.T) {
 			Z3: func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
 				a, b, zero := p[0], p[1], w(x, 0)
 				n := x.Ite(zero.SLT(s[0]),
-					x.Ite(s[0].Sub(a).SLT(zero), s[0].Add(b.Add(w(x, 1))), s[0].Add(a.Sub(b))),
+					x.Ite(s[0].SLT(a), s[0].Add(b.Add(w(x, 1))), s[0].Add(a.Sub(b))),
 					x.Ite(a.Sub(b).Eq(zero), a.Add(w(x, 5)), s[0].Add(b.Sub(a))))
 				return []z3.Expr{n}, n
 			},

@@ -133,7 +133,61 @@ func (e *evaluator) expr(x Expr) uint64 {
 	panic(fmt.Sprintf("grammar: unknown expression %T", x))
 }
 
+// maxExactWidth bounds the words exact comparisons handle: a sum of a few
+// words must fit an int64 (and the solver's width + exactBits).
+const maxExactWidth = 56
+
+// exactBits is how many bits exact comparisons add to the word: room for
+// the sign and the carries of a few additions.
+const exactBits = 4
+
+// signedLeaves says whether an exact comparison reads its leaves signed.
+func signedLeaves(op string) bool { return op == "<" || op == ">" }
+
+// exact evaluates x without wrapping its additions and subtractions.
+func (e *evaluator) exact(x Expr, signed bool) int64 {
+	switch x := x.(type) {
+	case *Binary:
+		if x.Op == "+" || x.Op == "-" {
+			a, b := e.exact(x.X, signed), e.exact(x.Y, signed)
+			if x.Op == "+" {
+				return a + b
+			}
+			return a - b
+		}
+	case *Choose:
+		i := e.holes[x.Hole]
+		if i >= uint64(len(x.Alts)) {
+			i = uint64(len(x.Alts) - 1)
+		}
+		return e.exact(x.Alts[i], signed)
+	}
+	v := e.expr(x)
+	if signed {
+		return e.signed(v)
+	}
+	return int64(v)
+}
+
+func (e *evaluator) exactCompare(x *Binary) uint64 {
+	signed := signedLeaves(x.Op)
+	a, b := e.exact(x.X, signed), e.exact(x.Y, signed)
+	switch x.Op {
+	case "==":
+		return b2w(a == b)
+	case "!=":
+		return b2w(a != b)
+	case "<", "ult":
+		return b2w(a < b)
+	default: // >, ugt
+		return b2w(a > b)
+	}
+}
+
 func (e *evaluator) binary(x *Binary) uint64 {
+	if x.Exact && e.width <= maxExactWidth {
+		return e.exactCompare(x)
+	}
 	a, b := e.expr(x.X), e.expr(x.Y)
 	m := e.mask
 	switch x.Op {
@@ -329,7 +383,52 @@ func (e *encoder) expr(x Expr) z3.Expr {
 	panic(fmt.Sprintf("grammar: unknown expression %T", x))
 }
 
+// exact encodes x at width + exactBits without wrapping its additions and
+// subtractions (see Binary.Exact).
+func (e *encoder) exact(x Expr, signed bool) z3.Expr {
+	switch x := x.(type) {
+	case *Binary:
+		if x.Op == "+" || x.Op == "-" {
+			a, b := e.exact(x.X, signed), e.exact(x.Y, signed)
+			if x.Op == "+" {
+				return a.Add(b)
+			}
+			return a.Sub(b)
+		}
+	case *Choose:
+		hole := e.holes[x.Hole]
+		bits := e.g.Holes[x.Hole].Bits
+		v := e.exact(x.Alts[len(x.Alts)-1], signed)
+		for i := len(x.Alts) - 2; i >= 0; i-- {
+			v = e.x.Ite(hole.Eq(e.x.BV(uint64(i), bits)), e.exact(x.Alts[i], signed), v)
+		}
+		return v
+	}
+	if signed {
+		return e.expr(x).SignExt(exactBits)
+	}
+	return e.expr(x).ZeroExt(exactBits)
+}
+
+func (e *encoder) exactCompare(x *Binary) z3.Expr {
+	signed := signedLeaves(x.Op)
+	a, b := e.exact(x.X, signed), e.exact(x.Y, signed)
+	switch x.Op {
+	case "==":
+		return e.truth(a.Eq(b))
+	case "!=":
+		return e.truth(a.Eq(b).Not())
+	case "<", "ult":
+		return e.truth(a.SLT(b))
+	default: // >, ugt
+		return e.truth(b.SLT(a))
+	}
+}
+
 func (e *encoder) binary(x *Binary) z3.Expr {
+	if x.Exact && e.width <= maxExactWidth {
+		return e.exactCompare(x)
+	}
 	a, b := e.expr(x.X), e.expr(x.Y)
 	switch x.Op {
 	case "+":

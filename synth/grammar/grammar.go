@@ -164,6 +164,13 @@ type Unary struct {
 type Binary struct {
 	Op   string
 	X, Y Expr
+	// Exact marks a comparison of exact values: the + and - (and the
+	// choices among them) under it do not wrap, the way a comparison unit
+	// that keeps the carry compares "s + x - y" with K. The leaves are read
+	// as signed words for < and >, as unsigned ones otherwise. Without it,
+	// x < y and x - y < 0 differ at the word width (ALUS.md §0), and a
+	// cmp atom could not compare a state with a packet field at 32 bits.
+	Exact bool
 }
 
 // Cond is C ? Then : Else.

@@ -171,3 +171,48 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestCmpComparesExactly: cmp compares "s + a" with a constant without
+// wrapping, so with s = 2^32 - 1 and a = 1 the sum is 2^32, above 0
+// (wrapped, it would be 0); Eval and Encode agree.
+func TestCmpComparesExactly(t *testing.T) {
+	var d diag.List
+	g := grammar.Parse("t.alu", []byte(`stateful t(state s; packet a) {
+    if (cmp(s + a, 0)) { s = 1; } else { s = 2; }
+    output s;
+}`), &d)
+	if g == nil {
+		t.Fatal(d.Error())
+	}
+	tests := []struct {
+		kind    uint64 // cmp's hole: 0 !=, 1 <s, 2 >s, 3 ==, 4 <u, 5 >u
+		s, a    uint64
+		then    bool
+		comment string
+	}{
+		{5, 0xffffffff, 1, true, "2^32 >u 0"},
+		{3, 0xffffffff, 1, false, "2^32 != 0"},
+		{2, 0x7fffffff, 1, true, "2^31 >s 0: signed leaves, no wrap to -2^31"},
+		{1, 0xffffffff, 0, true, "-1 <s 0"},
+		{4, 0xffffffff, 0, false, "2^32-1 is not <u 0"},
+	}
+	x := z3.NewContext()
+	defer x.Close()
+	for _, tc := range tests {
+		cfg := grammar.Config{tc.kind}
+		want := uint64(2)
+		if tc.then {
+			want = 1
+		}
+		if got := g.Eval(cfg, []uint64{tc.s}, []uint64{tc.a}, 32).States[0]; got != want {
+			t.Errorf("%s: Eval gives %d, want %d", tc.comment, got, want)
+		}
+		terms, err := g.Encode(x, g.HoleConsts(x, cfg), words(x, []uint64{tc.s}, 32), words(x, []uint64{tc.a}, 32), 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := value(t, terms.States[0]); got != want {
+			t.Errorf("%s: Encode gives %d, want %d", tc.comment, got, want)
+		}
+	}
+}

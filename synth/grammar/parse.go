@@ -460,9 +460,9 @@ func (p *parser) name(t token) Expr {
 		a, _ := p.args(t, 2, false)
 		x, y := a[0], a[1]
 		return p.choose(t, 3, []Expr{
-			&Binary{Op: "!=", X: x, Y: y}, &Binary{Op: "<", X: x, Y: y},
-			&Binary{Op: ">", X: x, Y: y}, &Binary{Op: "==", X: x, Y: y},
-			&Binary{Op: "ult", X: x, Y: y}, &Binary{Op: "ugt", X: x, Y: y}}, nil)
+			&Binary{Op: "!=", X: x, Y: y, Exact: true}, &Binary{Op: "<", X: x, Y: y, Exact: true},
+			&Binary{Op: ">", X: x, Y: y, Exact: true}, &Binary{Op: "==", X: x, Y: y, Exact: true},
+			&Binary{Op: "ult", X: x, Y: y, Exact: true}, &Binary{Op: "ugt", X: x, Y: y, Exact: true}}, nil)
 	case "ult", "ugt":
 		a, _ := p.args(t, 2, false)
 		return &Binary{Op: t.text, X: a[0], Y: a[1]}
