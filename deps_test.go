@@ -25,6 +25,9 @@ var allowed = map[string][]string{
 	"tofino":                    {"synth/grammar", "target"},
 	"menshen":                   {"synth/grammar", "target"},
 	"backends/banzai":           {"synth/grammar", "target"},
+	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
+	"alloc":                     {"target"},
+	"pipeline":                  {"interp", "ir", "synth"},
 	"cmd/p4hls":                 {"diag", "ir", "frontend", "interp"},
 }
 
