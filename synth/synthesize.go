@@ -321,14 +321,118 @@ func topoOrder(groups []*group) []*group {
 	return out
 }
 
-// statefulALU synthesizes the ALU of a group.
+// statefulALU synthesizes the ALU of a group. It tries the folded
+// frontier first (terms computed from fields are computed inside the ALU,
+// CaT's folding, which saves the stages before it), then the frontier as
+// it is; for each, the output choices in order.
 func (s *synthesizer) statefulALU(gr *group) error {
 	g := s.stateful
-	if len(gr.frontier) > len(g.Packets) {
+	type attempt struct {
+		frontier []*Term
+		out      *Term
+		depth    int // the estimated depth at which the needs are ready
+	}
+	var attempts []attempt
+	for _, out := range s.outputChoices(gr) {
+		base := gr.frontier
+		if out != nil {
+			base = frontierOf(out, gr, append([]*Term(nil), base...))
+		}
+		for _, f := range s.frontierChoices(base) {
+			if len(f) <= len(g.Packets) {
+				attempts = append(attempts, attempt{f, out, s.estimate(gr, f, out)})
+			}
+		}
+	}
+	// Shallowest first; among equals, folded before not, the needed term
+	// before a state.
+	sort.SliceStable(attempts, func(i, j int) bool { return attempts[i].depth < attempts[j].depth })
+	tried := len(attempts) > 0
+	for _, a := range attempts {
+		cfg, err := s.query(g, s.statefulSpec(gr, a.frontier, a.out))
+		if errors.Is(err, ErrNoConfig) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return s.addStateful(gr, a.frontier, a.out, cfg)
+	}
+	if !tried {
 		return s.unsupported("the update of %s needs %d packet inputs (%s); ALU %s has %d",
 			cellNames(gr.cells), len(gr.frontier), termList(gr.frontier), g.Name, len(g.Packets))
 	}
-	alu := &ALU{Grammar: g, State: make([]StateCell, len(g.States))}
+	var updates []string
+	for _, c := range gr.cells {
+		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
+	}
+	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+}
+
+// estimate is the depth after which a group's needs are ready if its ALU
+// reads frontier and outputs out: the ALU's stage, plus the stateless
+// levels a need computed from its output takes.
+func (s *synthesizer) estimate(gr *group, frontier []*Term, out *Term) int {
+	d := 0
+	for _, t := range frontier {
+		d = max(d, s.arrival(t))
+	}
+	for _, c := range gr.cells {
+		d = max(d, s.arrival(c.Index))
+	}
+	d++
+	extra := 0
+	for _, need := range gr.needs {
+		extra = max(extra, s.levelsAbove(need, out, map[*Term]int{}))
+	}
+	return d + extra
+}
+
+// levelsAbove bounds the stateless levels that compute t from out and
+// what is available: one per operation on the longest path.
+func (s *synthesizer) levelsAbove(t, out *Term, memo map[*Term]int) int {
+	if _, done := s.done[t]; done || t == out || len(t.Args) == 0 {
+		return 0
+	}
+	if v, ok := memo[t]; ok {
+		return v
+	}
+	h := 0
+	for _, a := range t.Args {
+		h = max(h, s.levelsAbove(a, out, memo))
+	}
+	memo[t] = h + 1
+	return h + 1
+}
+
+// arrival estimates the stage at which a term is ready: fields at 0, ALU
+// outputs after their ALU, other terms one stateless ALU after their
+// leaves.
+func (s *synthesizer) arrival(t *Term) int {
+	if op, ok := s.done[t]; ok {
+		if op.Kind != FromALU {
+			return 0
+		}
+		s.g.ComputeDepths()
+		return s.g.ALUs[op.Index].Depth + 1
+	}
+	if t.IsConst() || t.Op == OpInput {
+		return 0
+	}
+	d := 0
+	for _, l := range s.leaves(t) {
+		if l != t {
+			d = max(d, s.arrival(l))
+		}
+	}
+	return d + 1
+}
+
+// addStateful adds a configured stateful ALU and the stateless trees that
+// feed it.
+func (s *synthesizer) addStateful(gr *group, frontier []*Term, out *Term, cfg grammar.Config) error {
+	g := s.stateful
+	alu := &ALU{Grammar: g, Config: cfg, State: make([]StateCell, len(g.States))}
 	for i, c := range gr.cells {
 		index, err := s.operand(c.Index)
 		if err != nil {
@@ -336,7 +440,7 @@ func (s *synthesizer) statefulALU(gr *group) error {
 		}
 		alu.State[i] = StateCell{Register: c.Register, Index: index, IndexBits: c.IndexBits}
 	}
-	for _, t := range gr.frontier {
+	for _, t := range frontier {
 		op, err := s.operand(t)
 		if err != nil {
 			return err
@@ -346,26 +450,46 @@ func (s *synthesizer) statefulALU(gr *group) error {
 	for len(alu.Inputs) < len(g.Packets) {
 		alu.Inputs = append(alu.Inputs, Operand{Kind: FromConst})
 	}
-	for _, out := range s.outputChoices(gr) {
-		cfg, err := s.query(g, s.statefulSpec(gr, out))
-		if errors.Is(err, ErrNoConfig) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		alu.Config = cfg
-		s.g.ALUs = append(s.g.ALUs, alu)
-		if out != nil {
-			s.done[out] = Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}
-		}
-		return nil
+	s.g.ALUs = append(s.g.ALUs, alu)
+	if out != nil {
+		s.done[out] = Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}
 	}
-	var updates []string
-	for _, c := range gr.cells {
-		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
+	return nil
+}
+
+// frontierChoices lists the frontiers to try: with every computed term
+// folded down to what is already available (fields, earlier ALUs'
+// outputs) when that differs and reads no unavailable state, then the
+// frontier itself.
+func (s *synthesizer) frontierChoices(frontier []*Term) [][]*Term {
+	var folded []*Term
+	ok := true
+	for _, t := range frontier {
+		for _, l := range s.leaves(t) {
+			if _, done := s.done[l]; l.Op == OpPre && !done {
+				ok = false
+			}
+			if !containsTerm(folded, l) {
+				folded = append(folded, l)
+			}
+		}
 	}
-	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+	if !ok || sameTerms(folded, frontier) {
+		return [][]*Term{frontier}
+	}
+	return [][]*Term{folded, frontier}
+}
+
+func sameTerms(a, b []*Term) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, t := range a {
+		if !containsTerm(b, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // outputChoices lists what the group's ALU may output, best first: the
@@ -442,10 +566,10 @@ func readsOwnState(t *Term, gr *group, out *Term) bool {
 	return false
 }
 
-func (s *synthesizer) statefulSpec(gr *group, out *Term) Spec {
+func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec {
 	n := len(s.stateful.States)
 	spec := Spec{States: n, Packets: len(s.stateful.Packets), CareStates: make([]bool, n), CareOutput: out != nil,
-		StateWidths: make([]int, n), PacketWidths: widths(gr.frontier)}
+		StateWidths: make([]int, n), PacketWidths: widths(frontier)}
 	for i, c := range gr.cells {
 		spec.CareStates[i] = true
 		spec.StateWidths[i] = c.Width
@@ -455,7 +579,7 @@ func (s *synthesizer) statefulSpec(gr *group, out *Term) Spec {
 		for i, c := range gr.cells {
 			env[c.Pre] = narrow(states[i], c.Width)
 		}
-		for i, t := range gr.frontier {
+		for i, t := range frontier {
 			env[t] = narrow(packets[i], t.Width)
 		}
 		news := append([]z3.Expr(nil), states...)

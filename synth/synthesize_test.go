@@ -115,7 +115,8 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 // TestPredecessorPacking: BLUE's packet count reads the time of the last
 // update; the pair atom holds both, so after the stateless now - 10 one
 // stage does it (2 in all). Without packing, the time's ALU outputs its
-// old value, a stateless ALU compares it, and the count's ALU follows (4).
+// old value and the count's ALU, a stage later, compares it with now - 10
+// itself (folding): 3.
 func TestPredecessorPacking(t *testing.T) {
 	prog := load(t, "blue_increase.p4")
 	tx, err := synth.Preprocess(atomic(t, prog))
@@ -128,7 +129,7 @@ func TestPredecessorPacking(t *testing.T) {
 	for _, tc := range []struct {
 		noPack bool
 		depth  int
-	}{{false, 2}, {true, 4}} {
+	}{{false, 2}, {true, 3}} {
 		g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{NoPredecessorPacking: tc.noPack})
 		if err != nil {
 			t.Fatal(err)
