@@ -28,7 +28,8 @@ var allowed = map[string][]string{
 	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
 	"alloc":                     {"target"},
 	"pipeline":                  {"interp", "ir", "synth"},
-	"cmd/p4hls":                 {"diag", "ir", "frontend", "interp"},
+	"driver":                    {"backends/banzai", "diag", "frontend", "interp", "ir", "pipeline", "synth", "synth/grammar", "target", "tofino"},
+	"cmd/p4hls":                 {"diag", "ir", "frontend", "interp", "driver", "synth"},
 }
 
 func TestImportPolicy(t *testing.T) {

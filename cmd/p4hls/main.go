@@ -1,10 +1,12 @@
 // Command p4hls is the p4hls compiler's command line.
 //
 //	p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...
+//	p4hls compile [--target banzai|tofino] [--alu NAME] [-o OUTDIR] FILE.p4
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
 //
-// Exit status: 0 success, 1 the program is wrong, 2 usage errors, 3 an
-// internal error of p4hls.
+// Exit status: 0 success, 1 the program is wrong, 2 usage errors (and,
+// for compile, a program the target cannot hold), 3 an internal error of
+// p4hls.
 package main
 
 import (
@@ -39,6 +41,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"check", "parse and check P4-16 programs, print diagnostics", runCheck},
+		{"compile", "synthesize the @atomic actions onto a target's ALUs", runCompile},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},
 		{"version", "print the version of p4hls", runVersion},
 	}

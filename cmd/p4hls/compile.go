@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/synth"
+)
+
+// exitDoesNotFit is compile's status for a program the target cannot hold.
+const exitDoesNotFit = 2
+
+// runCompile implements `p4hls compile`: the phases that exist today
+// (frontend, synthesis), a per-action summary on stdout and
+// OUTDIR/report.json.
+func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	options := frontendFlags(fs)
+	var req driver.Request
+	fs.StringVar(&req.Target, "target", "tofino", "the target: `banzai` or tofino")
+	fs.StringVar(&req.ALU, "alu", "", "Banzai's stateful atom (`NAME`: raw, pred_raw, if_else_raw, sub, nested_ifs, pair)")
+	fs.BoolVar(&req.Synth.NoPredecessorPacking, "no-pred-pack", false, "do not pack a state variable's ALU with its predecessor's")
+	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
+	out := fs.String("o", "out", "write the report to `OUTDIR`")
+	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-pred-pack] [--verify N] [--timeout D] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	req.File = files[0]
+	req.Frontend = options()
+	if req.Source, err = os.ReadFile(req.File); err != nil {
+		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
+		return exitUserErr
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	res, err := driver.Compile(ctx, req, progressPrinter(stderr))
+	endProgress(stderr)
+	if res.Source != nil {
+		diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
+	}
+	if code, failed := compileFailure(err, *timeout, stderr); failed {
+		return code
+	}
+	printActions(stdout, res.Report)
+	if err := writeReport(*out, res.Report); err != nil {
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitUserErr
+	}
+	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(*out, "report.json"))
+	return exitOK
+}
+
+// compileFailure prints a failed compile's error and picks the exit status.
+func compileFailure(err error, timeout time.Duration, stderr io.Writer) (int, bool) {
+	var fit *driver.DoesNotFitError
+	var u *synth.UnsupportedError
+	switch {
+	case err == nil:
+		return exitOK, false
+	case errors.Is(err, driver.ErrProgram):
+		return exitUserErr, true
+	case errors.Is(err, driver.ErrRequest):
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitUsage, true
+	case errors.As(err, &u):
+		fmt.Fprintf(stderr, "%s: error: %s\n", u.Span, u.Msg)
+		return exitDoesNotFit, true
+	case errors.As(err, &fit):
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitDoesNotFit, true
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(stderr, "p4hls: stopped after the %v time limit: %v\n", timeout, err)
+		return exitUserErr, true
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "p4hls: interrupted: %v\n", err)
+		return exitUserErr, true
+	}
+	fmt.Fprintf(stderr, "p4hls: %v\n", err)
+	return exitUserErr, true
+}
+
+// progressPrinter shows progress on stderr: one line updated in place on
+// a terminal, plain lines otherwise.
+func progressPrinter(w io.Writer) driver.Progress {
+	tty := isTerminal(w)
+	return func(phase, detail string) {
+		if tty {
+			fmt.Fprintf(w, "\r\033[K%s: %s", phase, detail)
+			return
+		}
+		fmt.Fprintf(w, "%s: %s\n", phase, detail)
+	}
+}
+
+func endProgress(w io.Writer) {
+	if isTerminal(w) {
+		fmt.Fprint(w, "\r\033[K")
+	}
+}
+
+func printActions(w io.Writer, r driver.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "action\tstateful ALUs\tstateless ALUs\tdepth\tqueries\ttime")
+	for _, a := range r.Actions {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2fs\n", a.Name, a.StatefulALUs, a.StatelessALUs, a.Depth, a.Queries, a.Seconds)
+	}
+	tw.Flush()
+}
+
+func writeReport(dir string, r driver.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "report.json"), append(data, '\n'), 0o644)
+}

@@ -1,0 +1,205 @@
+// Package driver runs p4hls's phases for one compile request and reports
+// what they produced. Today it runs the frontend and resource synthesis;
+// transformation, allocation and the backends join as they land, and their
+// phases already have their place in the report.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/p4hls/p4hls/backends/banzai"
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/pipeline"
+	"github.com/p4hls/p4hls/synth"
+	"github.com/p4hls/p4hls/synth/grammar"
+	"github.com/p4hls/p4hls/target"
+	"github.com/p4hls/p4hls/tofino"
+)
+
+// Request is one compile.
+type Request struct {
+	File     string
+	Source   []byte
+	Frontend frontend.Options
+	// Target is "banzai" or "tofino"; ALU names Banzai's stateful atom.
+	Target, ALU string
+	Synth       synth.Options
+	// VerifyPackets, when not 0, runs each synthesized action in the
+	// pipeline model against the interpreter on that many random packets.
+	VerifyPackets int
+}
+
+// Progress receives a line per step of long work.
+type Progress func(phase, detail string)
+
+// Result is what a compile produced.
+type Result struct {
+	Program     *ir.Program
+	Graphs      []*synth.Graph
+	Report      Report
+	Diagnostics diag.List
+	// Source maps file names to their text, for printing diagnostics.
+	Source func(file string) []byte
+}
+
+// ErrProgram says the program has errors (in Result.Diagnostics).
+var ErrProgram = errors.New("the program has errors")
+
+// ErrRequest marks a request that names no valid target or ALU.
+var ErrRequest = errors.New("bad request")
+
+// DoesNotFitError says the program cannot be mapped onto the target.
+type DoesNotFitError struct{ Err error }
+
+func (e *DoesNotFitError) Error() string { return e.Err.Error() }
+func (e *DoesNotFitError) Unwrap() error { return e.Err }
+
+// Compile runs the phases. Errors are ErrProgram, a *DoesNotFitError, a
+// context error wrapped with the action it interrupted, or internal.
+func Compile(ctx context.Context, req Request, progress Progress) (*Result, error) {
+	if progress == nil {
+		progress = func(string, string) {}
+	}
+	res := &Result{Report: newReport(req)}
+	stateful, stateless, err := grammars(req.Target, req.ALU)
+	if err != nil {
+		return res, fmt.Errorf("%w: %w", ErrRequest, err)
+	}
+	res.Report.ALU = stateful.Name
+
+	start := time.Now()
+	progress("frontend", req.File)
+	prog, source, err := frontend.Load(ctx, req.File, req.Source, req.Frontend, &res.Diagnostics)
+	res.Report.Phases["frontend"] = time.Since(start).Seconds()
+	if source != nil {
+		res.Source = source.FileText
+	}
+	res.Report.Diagnostics = diagnosticLines(&res.Diagnostics)
+	if err != nil {
+		return res, err
+	}
+	if prog == nil {
+		return res, ErrProgram
+	}
+	res.Program = prog
+
+	start = time.Now()
+	err = synthesize(ctx, req, res, stateful, stateless, progress)
+	res.Report.Phases["synth"] = time.Since(start).Seconds()
+	if err != nil {
+		return res, err
+	}
+	if req.VerifyPackets > 0 {
+		progress("verify", fmt.Sprintf("%d packets", req.VerifyPackets))
+		if err := verify(prog, res.Graphs, req.VerifyPackets); err != nil {
+			return res, err
+		}
+	}
+	res.Report.finish(res.Graphs)
+	return res, nil
+}
+
+// grammars returns the target's stateful and stateless ALUs.
+func grammars(name, alu string) (stateful, stateless *grammar.Grammar, err error) {
+	var tg *target.Target
+	switch name {
+	case "banzai":
+		if alu == "" {
+			return nil, nil, fmt.Errorf("target banzai needs --alu, one of %v", banzai.Atoms)
+		}
+		if tg, err = banzai.Target(alu); err != nil {
+			return nil, nil, err
+		}
+	case "tofino":
+		if alu != "" && alu != "stateful" {
+			return nil, nil, fmt.Errorf("target tofino has one stateful ALU; --alu %s does not name it", alu)
+		}
+		tg, alu = tofino.Target(), "stateful"
+	default:
+		return nil, nil, fmt.Errorf("unknown target %q (targets: banzai, tofino)", name)
+	}
+	if stateful, err = tg.Grammar(alu); err != nil {
+		return nil, nil, err
+	}
+	if stateless, err = tg.Grammar("stateless"); err != nil {
+		return nil, nil, err
+	}
+	return stateful, stateless, nil
+}
+
+// synthesize maps every action with an @atomic block.
+func synthesize(ctx context.Context, req Request, res *Result, stateful, stateless *grammar.Grammar, progress Progress) error {
+	for _, a := range atomicActions(res.Program) {
+		progress("synth", "action "+a.Name)
+		start := time.Now()
+		tx, err := synth.Preprocess(a)
+		if err != nil {
+			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, err)}
+		}
+		g, stats, err := synth.Synthesize(ctx, tx, stateful, stateless, req.Synth)
+		res.Report.SolverQueries += stats.Queries
+		var u *synth.UnsupportedError
+		switch {
+		case errors.As(err, &u):
+			return &DoesNotFitError{err}
+		case err != nil:
+			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
+		}
+		res.Graphs = append(res.Graphs, g)
+		res.Report.Actions = append(res.Report.Actions, actionReport(g, stats, time.Since(start)))
+	}
+	return nil
+}
+
+// atomicActions lists the actions that hold an @atomic block.
+func atomicActions(prog *ir.Program) []*ir.Action {
+	var out []*ir.Action
+	for _, c := range prog.Controls {
+		for _, a := range c.Actions {
+			if hasAtomic(a.Body) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func hasAtomic(ss []ir.Stmt) bool {
+	for _, s := range ss {
+		if b, ok := s.(*ir.Block); ok && (b.Atomic || hasAtomic(b.Body)) {
+			return true
+		}
+	}
+	return false
+}
+
+// verify runs the program with every action replaced by its graph (one
+// ALU per stage, in depth order) against the interpreter, with register
+// state carried across packets.
+func verify(prog *ir.Program, graphs []*synth.Graph, packets int) error {
+	var placed []pipeline.Placed
+	for _, g := range graphs {
+		stages := make([]int, len(g.ALUs))
+		for i, a := range g.ALUs {
+			stages[i] = a.Depth
+		}
+		placed = append(placed, pipeline.Placed{Graph: g, Stages: stages})
+	}
+	model := func() (interp.Target, error) { return pipeline.New(prog, placed, 32, interp.Options{}) }
+	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
+	c := interp.NewGenerator(prog, 1).Case(packets, 2, 2)
+	d, err := interp.Diff(ref, model, c, interp.RegisterCells(prog))
+	if err != nil {
+		return fmt.Errorf("verifying: %w", err)
+	}
+	if d != nil {
+		return fmt.Errorf("internal error: the synthesized ALUs disagree with the program: %v\n%s", d, d.STF(prog))
+	}
+	return nil
+}
