@@ -63,11 +63,74 @@ type QueryStats struct {
 // counterexample, and real specifications converge in a handful.
 const maxIterations = 200
 
+// SearchWidth is the word width of the first, cheaper search: CEGIS at
+// SearchWidth bits, whose result is then verified at the full width (and
+// the full-width search runs only when that fails). Solving over 8-bit
+// words is much cheaper than over 32-bit ones, and most configurations do
+// not depend on the width. 0 turns the first search off.
+var SearchWidth = 8
+
 // FindConfig finds hole values with which g computes spec on every input
 // of width bits (CEGIS: solve on a growing set of examples, verify at full
-// width, add the counterexample, repeat). It returns ErrNoConfig when there
-// is none, and an error wrapping z3.ErrInterrupted when ctx ends first.
+// width, add the counterexample, repeat), trying a reduced width first. It
+// returns ErrNoConfig when there is none, and an error wrapping
+// z3.ErrInterrupted when ctx ends first. spec.Encode must take its word
+// width from the inputs it is given.
 func FindConfig(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
+	start := time.Now()
+	if SearchWidth > 0 && SearchWidth < width {
+		cfg, st, err := cegis(ctx, g, spec, SearchWidth)
+		if err == nil {
+			cfg = widenConstants(g, cfg, SearchWidth)
+			ok, err := Verify(ctx, g, spec, cfg, width)
+			if err != nil {
+				return nil, st, err
+			}
+			if ok {
+				st.Time = time.Since(start)
+				return cfg, st, nil
+			}
+		} else if !errors.Is(err, ErrNoConfig) {
+			return nil, st, err
+		}
+		// No configuration at the reduced width, or one that is wrong at
+		// the full width: search at the full width.
+	}
+	cfg, st, err := cegis(ctx, g, spec, width)
+	st.Time = time.Since(start)
+	return cfg, st, err
+}
+
+// widenConstants reads constants found at a reduced width as the full
+// width will: an unsigned one as its low bits, a signed one sign-extended.
+func widenConstants(g *grammar.Grammar, cfg grammar.Config, w int) grammar.Config {
+	out := append(grammar.Config(nil), cfg...)
+	for i, h := range g.Holes {
+		if h.Kind == grammar.HoleChoice || h.Bits <= w {
+			continue
+		}
+		v := out[i] & (1<<uint(w) - 1)
+		if h.Kind == grammar.HoleSConst && v>>uint(w-1) != 0 {
+			v |= ^uint64(0) << uint(w)
+			if h.Bits < 64 {
+				v &= 1<<uint(h.Bits) - 1
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// Verify proves that cfg computes spec on every input of width bits.
+func Verify(ctx context.Context, g *grammar.Grammar, spec Spec, cfg grammar.Config, width int) (bool, error) {
+	x := z3.NewContext()
+	defer x.Close()
+	_, ok, err := verify(ctx, x, g, spec, cfg, width)
+	return ok, err
+}
+
+// cegis is the CEGIS loop at one width.
+func cegis(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
 	start := time.Now()
 	var st QueryStats
 	if spec.States != len(g.States) || spec.Packets != len(g.Packets) {

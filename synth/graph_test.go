@@ -82,9 +82,38 @@ func TestFindConfigCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	spec := Spec{Packets: 1, CareOutput: true, Encode: func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
-		return nil, p[0].Mul(x.BV(12345, 32))
+		return nil, p[0].Mul(x.BV(12345&(1<<uint(p[0].Width())-1), p[0].Width()))
 	}}
 	if _, _, err := FindConfig(ctx, g, spec, 32); err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("a cancelled query: %v", err)
+	}
+}
+
+// TestFindConfigFullWidth: a + 300 looks like a + 44 at the 8-bit search
+// width; the 32-bit verification rejects that and the full-width search
+// finds 300. A signed constant found at 8 bits is sign-extended.
+func TestFindConfigFullWidth(t *testing.T) {
+	tests := []struct {
+		src  string
+		add  uint64
+		want uint64
+	}{
+		{"stateless k(packet a) { output a + const<32>; }", 300, 300},
+		{"stateless k(packet a) { output a + const<32>; }", 7, 7},
+		{"stateless k(packet a) { output a + sconst<16>; }", 0xffffffff, 0xffff}, // -1 in 16 bits
+	}
+	for _, tc := range tests {
+		g := parse(t, tc.src)
+		spec := Spec{Packets: 1, CareOutput: true, Encode: func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
+			w := p[0].Width()
+			return nil, p[0].Add(x.BV(tc.add&(1<<uint(w)-1), w))
+		}}
+		cfg, _, err := FindConfig(context.Background(), g, spec, 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg[0] != tc.want {
+			t.Errorf("a + %#x: constant %#x, want %#x", tc.add, cfg[0], tc.want)
+		}
 	}
 }

@@ -582,13 +582,14 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 		for i, t := range frontier {
 			env[t] = narrow(packets[i], t.Width)
 		}
+		word := states[0].Width() // FindConfig may search at a reduced width
 		news := append([]z3.Expr(nil), states...)
 		for i, c := range gr.cells {
-			news[i] = widen(c.Post.Encode(x, env), s.width)
+			news[i] = widen(c.Post.Encode(x, env), word)
 		}
 		o := states[0]
 		if out != nil {
-			o = widen(out.Encode(x, env), s.width)
+			o = widen(out.Encode(x, env), word)
 		}
 		return news, o
 	}
@@ -688,7 +689,7 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 		for i, a := range args {
 			env[a] = narrow(packets[i], a.Width)
 		}
-		return nil, widen(t.Encode(x, env), s.width)
+		return nil, widen(t.Encode(x, env), packets[0].Width())
 	}
 	cfg, err := s.query(g, spec)
 	if err != nil {
@@ -738,20 +739,29 @@ func widths(ts []*Term) []int {
 	return out
 }
 
-// narrow views a word as a w-bit value (the word holds it zero-extended).
+// narrow views a word as a w-bit value (the word holds it
+// zero-extended; a word narrower than w, in a reduced-width search, holds
+// a small value).
 func narrow(e z3.Expr, w int) z3.Expr {
-	if e.Width() == w {
-		return e
+	switch {
+	case e.Width() > w:
+		return e.Extract(w-1, 0)
+	case e.Width() < w:
+		return e.ZeroExt(w - e.Width())
 	}
-	return e.Extract(w-1, 0)
+	return e
 }
 
-// widen zero-extends a value to a word.
+// widen makes a value a word of w bits: zero-extended, or cut to its low
+// bits in a reduced-width search.
 func widen(e z3.Expr, w int) z3.Expr {
-	if e.Width() == w {
-		return e
+	switch {
+	case e.Width() < w:
+		return e.ZeroExt(w - e.Width())
+	case e.Width() > w:
+		return e.Extract(w-1, 0)
 	}
-	return e.ZeroExt(w - e.Width())
+	return e
 }
 
 // frontierOf appends to acc the maximal subterms of t that read none of

@@ -21,13 +21,19 @@ type oneLiner struct {
 
 func w(x *z3.Context, v uint64) z3.Expr { return x.BV(v&0xffffffff, 32) }
 
+// k is the constant v as a word of ref's width: FindConfig searches at a
+// reduced width first, so a spec takes its width from its inputs.
+func k(ref z3.Expr, v uint64) z3.Expr {
+	return ref.Context().BV(v&(1<<uint(ref.Width())-1), ref.Width())
+}
+
 var oneLiners = []oneLiner{
 	{"raw", "s' = s + a",
 		func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) { n := s[0].Add(p[0]); return []z3.Expr{n}, n },
 		func(s, p []uint64) []uint64 { return []uint64{s[0] + p[0]} }},
 	{"pred_raw", "if (s < a) s' = s + 1",
 		func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
-			n := x.Ite(s[0].SLT(p[0]), s[0].Add(w(x, 1)), s[0])
+			n := x.Ite(s[0].SLT(p[0]), s[0].Add(k(s[0], 1)), s[0])
 			return []z3.Expr{n}, n
 		},
 		func(s, p []uint64) []uint64 {
@@ -38,7 +44,7 @@ var oneLiners = []oneLiner{
 		}},
 	{"if_else_raw", "s' = s == 29 ? 0 : s + 1",
 		func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
-			n := x.Ite(s[0].Eq(w(x, 29)), w(x, 0), s[0].Add(w(x, 1)))
+			n := x.Ite(s[0].Eq(k(s[0], 29)), k(s[0], 0), s[0].Add(k(s[0], 1)))
 			return []z3.Expr{n}, n
 		},
 		func(s, p []uint64) []uint64 {
@@ -57,7 +63,7 @@ var oneLiners = []oneLiner{
 	// is not s - a > 0, so the one-liner compares with a constant.
 	{"nested_ifs", "s' = s > 5 ? s - 1 : s + b",
 		func(x *z3.Context, s, p []z3.Expr) ([]z3.Expr, z3.Expr) {
-			n := x.Ite(w(x, 5).SLT(s[0]), s[0].Sub(w(x, 1)), s[0].Add(p[1]))
+			n := x.Ite(k(s[0], 5).SLT(s[0]), s[0].Sub(k(s[0], 1)), s[0].Add(p[1]))
 			return []z3.Expr{n}, n
 		},
 		func(s, p []uint64) []uint64 {

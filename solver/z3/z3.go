@@ -209,6 +209,9 @@ func (e Expr) String() string {
 	return C.GoString(C.Z3_ast_to_string(e.x.c, e.a))
 }
 
+// Context is the context e belongs to.
+func (e Expr) Context() *Context { return e.x }
+
 // Width is the width of a bit-vector term (0 for a Boolean).
 func (e Expr) Width() int {
 	s := C.Z3_get_sort(e.x.c, e.a)
