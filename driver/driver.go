@@ -144,6 +144,7 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 		}
 		g, stats, err := synth.Synthesize(ctx, tx, stateful, stateless, req.Synth)
 		res.Report.SolverQueries += stats.Queries
+		res.Report.CacheHits += stats.CacheHits
 		var u *synth.UnsupportedError
 		switch {
 		case errors.As(err, &u):

@@ -56,7 +56,7 @@ func newReport(req Request) Report {
 }
 
 func actionReport(g *synth.Graph, stats synth.Stats, took time.Duration) ActionReport {
-	r := ActionReport{Name: g.Action.Name, Depth: g.Depth(), Queries: stats.Queries, Seconds: took.Seconds()}
+	r := ActionReport{Name: g.Action.Name, Depth: g.Depth(), Queries: stats.Queries, CacheHits: stats.CacheHits, Seconds: took.Seconds()}
 	for _, a := range g.ALUs {
 		if len(a.State) > 0 {
 			r.StatefulALUs++

@@ -14,8 +14,9 @@ import (
 
 // Stats counts a synthesis run's solver work.
 type Stats struct {
-	Queries int
-	Failed  int // queries that proved no configuration exists
+	Queries   int // solver queries issued
+	Failed    int // queries that proved no configuration exists
+	CacheHits int // queries answered by the cache
 }
 
 // Options tune synthesis.
@@ -26,6 +27,8 @@ type Options struct {
 	// ALU even when a multi-state ALU could also hold the group it reads
 	// (CaT §3.2.3; ablation "w/o pred").
 	NoPredecessorPacking bool
+	// Cache, when not nil, answers repeated queries.
+	Cache Cache
 }
 
 // Synthesize maps a transaction onto configured ALUs: stateful ALUs for
@@ -42,11 +45,12 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 	}
 	var stats Stats
 	attempt := func(pack bool) (*Graph, error) {
-		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, pack: pack,
+		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, pack: pack, cache: opts.Cache,
 			g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
 		err := s.run()
 		stats.Queries += s.stats.Queries
 		stats.Failed += s.stats.Failed
+		stats.CacheHits += s.stats.CacheHits
 		if err != nil {
 			return nil, err
 		}
@@ -69,6 +73,7 @@ type synthesizer struct {
 	stateful, stateless *grammar.Grammar
 	width               int
 	pack                bool // pack groups with their predecessors
+	cache               Cache
 	g                   *Graph
 	stats               Stats
 	fields              map[string]int    // Graph.Fields index by name
@@ -710,11 +715,29 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 	return Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}, nil
 }
 
+// query answers a query from the cache or the solver.
 func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, error) {
+	var key string
+	if s.cache != nil {
+		var err error
+		if key, err = QueryKey(g, spec, s.width); err != nil {
+			return nil, err
+		}
+		if cfg, found, ok := s.cache.Get(key); ok {
+			s.stats.CacheHits++
+			if !found {
+				return nil, ErrNoConfig
+			}
+			return cfg, nil
+		}
+	}
 	s.stats.Queries++
 	cfg, _, err := FindConfig(s.ctx, g, spec, s.width)
 	if errors.Is(err, ErrNoConfig) {
 		s.stats.Failed++
+	}
+	if s.cache != nil && (err == nil || errors.Is(err, ErrNoConfig)) {
+		s.cache.Put(key, cfg, err == nil)
 	}
 	return cfg, err
 }

@@ -157,3 +157,43 @@ func TestSynthesizeRefusesMutualState(t *testing.T) {
 		t.Fatalf("got %v, want an UnsupportedError naming the two state variables", err)
 	}
 }
+
+// TestQueryCache: a second synthesis of the same action with the same
+// cache issues no solver query and gives the same graph; a disk cache
+// answers a new process (a new cache value over the same folder).
+func TestQueryCache(t *testing.T) {
+	prog := load(t, "marple_tcp_nmo.p4")
+	tx, err := synth.Preprocess(atomic(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := banzai.Target("pred_raw")
+	stateful, _ := tg.Grammar("pred_raw")
+	stateless, _ := tg.Grammar("stateless")
+	dir := t.TempDir()
+	var first string
+	for run := 0; run < 3; run++ {
+		cache, err := synth.NewDiskCache(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := synth.Options{Cache: cache}
+		g, stats, err := synth.Synthesize(context.Background(), tx, stateful, stateless, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 0 {
+			first = g.String()
+			if stats.Queries == 0 || stats.CacheHits != 0 {
+				t.Fatalf("first run: %+v", stats)
+			}
+			continue
+		}
+		if stats.Queries != 0 || stats.CacheHits == 0 {
+			t.Errorf("run %d: %+v, want every query from the cache", run, stats)
+		}
+		if g.String() != first {
+			t.Errorf("run %d gave another graph:\n%s\nwant\n%s", run, g, first)
+		}
+	}
+}

@@ -33,9 +33,10 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&req.Synth.NoPredecessorPacking, "no-pred-pack", false, "do not pack a state variable's ALU with its predecessor's")
 	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
 	out := fs.String("o", "out", "write the report to `OUTDIR`")
+	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-pred-pack] [--verify N] [--timeout D] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-pred-pack] [--verify N] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterspersed(fs, args)
@@ -54,6 +55,13 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if req.Source, err = os.ReadFile(req.File); err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
 		return exitUserErr
+	}
+	req.Synth.Cache = synth.NewMemoryCache()
+	if *cacheDir != "" {
+		if req.Synth.Cache, err = synth.NewDiskCache(*cacheDir); err != nil {
+			fmt.Fprintf(stderr, "p4hls: %v\n", err)
+			return exitUserErr
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
@@ -124,9 +132,9 @@ func endProgress(w io.Writer) {
 
 func printActions(w io.Writer, r driver.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "action\tstateful ALUs\tstateless ALUs\tdepth\tqueries\ttime")
+	fmt.Fprintln(tw, "action\tstateful ALUs\tstateless ALUs\tdepth\tqueries\tcache hits\ttime")
 	for _, a := range r.Actions {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2fs\n", a.Name, a.StatefulALUs, a.StatelessALUs, a.Depth, a.Queries, a.Seconds)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", a.Name, a.StatefulALUs, a.StatelessALUs, a.Depth, a.Queries, a.CacheHits, a.Seconds)
 	}
 	tw.Flush()
 }

@@ -88,6 +88,7 @@ type Grammar struct {
 	Body    []Stmt
 	Output  Expr
 	File    string
+	Source  []byte // the grammar's text (a query cache key includes it)
 }
 
 // Hole returns the named hole, or nil.

@@ -169,7 +169,7 @@ func describeTok(t token) string {
 // Parse parses one grammar file. It returns nil, with the error in d, when
 // the file is malformed.
 func Parse(file string, src []byte, d *diag.List) (g *Grammar) {
-	p := &parser{file: file, toks: lexGrammar(file, src, d), diags: d, g: &Grammar{File: file}, locals: map[string]bool{}}
+	p := &parser{file: file, toks: lexGrammar(file, src, d), diags: d, g: &Grammar{File: file, Source: src}, locals: map[string]bool{}}
 	if d.HasErrors() {
 		return nil
 	}

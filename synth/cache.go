@@ -1,0 +1,140 @@
+package synth
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/synth/grammar"
+)
+
+// Cache keeps query results by QueryKey, so a second compile of the same
+// program issues no solver query. Failed queries (no configuration) are
+// kept too: they are the expensive ones.
+type Cache interface {
+	Get(key string) (cfg grammar.Config, found, ok bool)
+	Put(key string, cfg grammar.Config, found bool)
+}
+
+// QueryKey names a query by what it means: the grammar's text, the spec
+// encoded as Z3 terms over symbolic inputs and printed, the width and what
+// the spec cares about. Two queries with the same key have the same
+// answer.
+func QueryKey(g *grammar.Grammar, spec Spec, width int) (string, error) {
+	x := z3.NewContext()
+	defer x.Close()
+	states := make([]z3.Expr, spec.States)
+	for i := range states {
+		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
+	}
+	packets := make([]z3.Expr, spec.Packets)
+	for i := range packets {
+		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
+	}
+	wantStates, wantOut := spec.Encode(x, states, packets)
+	if err := x.Err(); err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "p4hls query v1\ngrammar %s %d\n", g.Name, len(g.Source))
+	h.Write(g.Source)
+	fmt.Fprintf(h, "\nwidth %d\ncare %v %v\nwidths %v %v\n", width, spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths)
+	for _, t := range wantStates {
+		io.WriteString(h, t.String()+"\n")
+	}
+	if wantOut.Valid() {
+		io.WriteString(h, wantOut.String()+"\n")
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// MemoryCache is a Cache in memory, safe for concurrent use.
+type MemoryCache struct {
+	mu sync.Mutex
+	m  map[string]cacheEntry
+}
+
+type cacheEntry struct {
+	Found  bool           `json:"found"`
+	Config grammar.Config `json:"config"`
+}
+
+func NewMemoryCache() *MemoryCache { return &MemoryCache{m: map[string]cacheEntry{}} }
+
+func (c *MemoryCache) Get(key string) (grammar.Config, bool, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[key]
+	return e.Config, e.Found, ok
+}
+
+func (c *MemoryCache) Put(key string, cfg grammar.Config, found bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[key] = cacheEntry{found, cfg}
+}
+
+// DiskCache is a Cache in a folder, one small JSON file per query, in
+// front of a MemoryCache. Writes go to a temporary file first and are
+// renamed, so concurrent compiles never read half a file.
+type DiskCache struct {
+	Dir string
+	mem *MemoryCache
+}
+
+func NewDiskCache(dir string) (*DiskCache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("query cache: %w", err)
+	}
+	return &DiskCache{Dir: dir, mem: NewMemoryCache()}, nil
+}
+
+func (c *DiskCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".json") }
+
+func (c *DiskCache) Get(key string) (grammar.Config, bool, bool) {
+	if cfg, found, ok := c.mem.Get(key); ok {
+		return cfg, found, true
+	}
+	data, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil, false, false
+	}
+	var e cacheEntry
+	if json.Unmarshal(data, &e) != nil {
+		return nil, false, false // a damaged entry is a miss
+	}
+	c.mem.Put(key, e.Config, e.Found)
+	return e.Config, e.Found, true
+}
+
+// Put stores an entry; a cache that cannot be written only costs time, so
+// errors are dropped.
+func (c *DiskCache) Put(key string, cfg grammar.Config, found bool) {
+	c.mem.Put(key, cfg, found)
+	data, err := json.Marshal(cacheEntry{found, cfg})
+	if err != nil {
+		return
+	}
+	p := c.path(key)
+	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), "tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), p) != nil {
+		os.Remove(tmp.Name())
+	}
+}
