@@ -72,3 +72,9 @@ func TestCompileFailures(t *testing.T) {
 		})
 	}
 }
+
+func TestBenchUsage(t *testing.T) {
+	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || !strings.Contains(stderr, "usage: p4hls bench synth") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/synth"
+)
+
+// benchRow is one row of CaT's Table 4: a benchmark, the grammar it is
+// compiled with, and CaT's default stage count (ALUS.md §6; 0 where CaT
+// has no number).
+type benchRow struct {
+	File, Target, ALU string
+	CaT               int
+}
+
+// table4 lists the rows of CaT's Table 4 (ALUS.md §6.1 and §6.2).
+var table4 = []benchRow{
+	{"blue_increase", "tofino", "", 1}, {"blue_decrease", "tofino", "", 1}, {"flowlet", "tofino", "", 2},
+	{"marple_new_flow", "tofino", "", 1}, {"marple_tcp_nmo", "tofino", "", 2}, {"sampling", "tofino", "", 1},
+	{"rcp", "tofino", "", 1}, {"snap_heavy_hitter", "tofino", "", 1}, {"dns_ttl_change", "tofino", "", 2},
+	{"conga", "tofino", "", 1},
+	{"blue_increase", "banzai", "pred_raw", 4}, {"blue_decrease", "banzai", "sub", 4}, {"flowlet", "banzai", "pred_raw", 3},
+	{"marple_new_flow", "banzai", "pred_raw", 2}, {"marple_tcp_nmo", "banzai", "pred_raw", 3},
+	{"sampling", "banzai", "if_else_raw", 2}, {"rcp", "banzai", "pred_raw", 2}, {"snap_heavy_hitter", "banzai", "pair", 1},
+	{"dns_ttl_change", "banzai", "nested_ifs", 3}, {"conga", "banzai", "pair", 1},
+	{"stateful_firewall", "banzai", "pred_raw", 4}, {"learn_filter", "banzai", "raw", 3},
+	{"spam_detection", "banzai", "pair", 1}, {"stfq", "banzai", "nested_ifs", 3},
+}
+
+// benchResult is a row's outcome. Stages are -1 where the compile failed
+// (Error says why).
+type benchResult struct {
+	Benchmark     string  `json:"benchmark"`
+	Target        string  `json:"target"`
+	ALU           string  `json:"alu"`
+	Seconds       float64 `json:"seconds"`
+	Stages        int     `json:"stages"`
+	StagesNoPred  int     `json:"stages_no_pred_pack"`
+	CaTStages     int     `json:"cat_stages"`
+	SolverQueries int     `json:"solver_queries"`
+	Error         string  `json:"error,omitempty"`
+}
+
+// runBench implements `p4hls bench synth`: CaT's Table 4 rows, compiled
+// without a query cache, as a table and as JSON.
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	corpus := fs.String("corpus", "testdata/p4/ok", "the folder holding the benchmark programs")
+	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
+	timeout := fs.Duration("timeout", time.Minute, "time limit per compile")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: p4hls bench synth [--corpus DIR] [--json FILE] [--timeout D]")
+		fs.PrintDefaults()
+	}
+	rest, err := parseInterspersed(fs, args)
+	if err == flag.ErrHelp {
+		return exitOK
+	}
+	if err != nil || len(rest) != 1 || rest[0] != "synth" {
+		fs.Usage()
+		return exitUsage
+	}
+	var results []benchResult
+	// Fixed columns rather than a tabwriter: each row prints as it ends.
+	const format = "%-18s %-7s %-12s %8s %7s %9s %8s %11s %8s\n"
+	fmt.Fprintf(stdout, format, "benchmark", "target", "grammar", "time", "stages", "w/o pred", "w/o ppa", "CaT stages", "queries")
+	for _, row := range table4 {
+		if ctx.Err() != nil {
+			return exitUserErr
+		}
+		r := benchOne(ctx, row, *corpus, *timeout)
+		results = append(results, r)
+		fmt.Fprintf(stdout, format, r.Benchmark, r.Target, r.ALU, fmt.Sprintf("%.2fs", r.Seconds),
+			stagesText(r.Stages), stagesText(r.StagesNoPred), "-", strconv.Itoa(r.CaTStages), strconv.Itoa(r.SolverQueries))
+		if r.Error != "" {
+			fmt.Fprintf(stderr, "%s (%s %s): %s\n", r.Benchmark, r.Target, r.ALU, r.Error)
+		}
+	}
+	if *jsonOut != "" {
+		data, _ := json.MarshalIndent(results, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
+			fmt.Fprintf(stderr, "p4hls: %v\n", err)
+			return exitUserErr
+		}
+	}
+	return exitOK
+}
+
+// benchOne compiles a row with and without predecessor packing; the time
+// is the default compile's.
+func benchOne(ctx context.Context, row benchRow, corpus string, timeout time.Duration) benchResult {
+	r := benchResult{Benchmark: row.File, Target: row.Target, ALU: row.ALU, CaTStages: row.CaT, Stages: -1, StagesNoPred: -1}
+	if r.ALU == "" {
+		r.ALU = "stateful"
+	}
+	file := filepath.Join(corpus, row.File+".p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	for _, noPred := range []bool{false, true} {
+		req := driver.Request{File: file, Source: src, Target: row.Target, ALU: row.ALU,
+			Synth: synth.Options{NoPredecessorPacking: noPred}}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		start := time.Now()
+		res, err := driver.Compile(cctx, req, nil)
+		cancel()
+		if noPred {
+			if err == nil {
+				r.StagesNoPred = res.Report.Stages
+			}
+			continue
+		}
+		r.Seconds = time.Since(start).Seconds()
+		if err != nil {
+			r.Error = benchError(err)
+			return r
+		}
+		r.Stages = res.Report.Stages
+		r.SolverQueries = res.Report.SolverQueries
+	}
+	return r
+}
+
+func benchError(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "time limit: " + err.Error()
+	}
+	return err.Error()
+}
+
+func stagesText(n int) string {
+	if n < 0 {
+		return "✗"
+	}
+	return strconv.Itoa(n)
+}
