@@ -152,6 +152,14 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 		case err != nil:
 			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
 		}
+		// Every graph is proven against its action before it is used.
+		width := req.Synth.Width
+		if width == 0 {
+			width = 32
+		}
+		if err := synth.Prove(ctx, tx, g, width); err != nil {
+			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
+		}
 		res.Graphs = append(res.Graphs, g)
 		res.Report.Actions = append(res.Report.Actions, actionReport(g, stats, time.Since(start)))
 	}

@@ -90,6 +90,9 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 			if tc.depth != 0 && g.Depth() != tc.depth {
 				t.Errorf("depth %d, want %d (CaT)", g.Depth(), tc.depth)
 			}
+			if err := synth.Prove(context.Background(), tx, g, 32); err != nil {
+				t.Errorf("%v\n%s", err, g)
+			}
 			stages := make([]int, len(g.ALUs))
 			for i, a := range g.ALUs {
 				stages[i] = a.Depth
@@ -195,5 +198,33 @@ func TestQueryCache(t *testing.T) {
 		if g.String() != first {
 			t.Errorf("run %d gave another graph:\n%s\nwant\n%s", run, g, first)
 		}
+	}
+}
+
+// TestProveCatchesAWrongGraph: sampling's graph, with the stateless ALU's
+// constant changed from 29 to 28, no longer computes the action.
+func TestProveCatchesAWrongGraph(t *testing.T) {
+	prog := load(t, "sampling.p4")
+	tx, err := synth.Preprocess(atomic(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := banzai.Target("if_else_raw")
+	stateful, _ := tg.Grammar("if_else_raw")
+	stateless, _ := tg.Grammar("stateless")
+	g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.Prove(context.Background(), tx, g, 32); err != nil {
+		t.Fatal(err)
+	}
+	last := g.ALUs[len(g.ALUs)-1]
+	if last.Grammar != stateless || last.Config[0] != 29 {
+		t.Fatalf("expected the stateless compare with 29 last:\n%s", g)
+	}
+	last.Config[0] = 28
+	if err := synth.Prove(context.Background(), tx, g, 32); err == nil || !strings.Contains(err.Error(), "differs") {
+		t.Errorf("got %v", err)
 	}
 }
