@@ -8,9 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
-	"github.com/p4hls/p4hls/solver/z3"
 	"github.com/p4hls/p4hls/synth/grammar"
 )
 
@@ -22,36 +23,61 @@ type Cache interface {
 	Put(key string, cfg grammar.Config, found bool)
 }
 
-// QueryKey names a query by what it means: the grammar's text, the spec
-// encoded as Z3 terms over symbolic inputs and printed, the width and what
-// the spec cares about. Two queries with the same key have the same
-// answer.
-func QueryKey(g *grammar.Grammar, spec Spec, width int) (string, error) {
-	x := z3.NewContext()
-	defer x.Close()
-	states := make([]z3.Expr, spec.States)
-	for i := range states {
-		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
-	}
-	packets := make([]z3.Expr, spec.Packets)
-	for i := range packets {
-		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
-	}
-	wantStates, wantOut := spec.Encode(x, states, packets)
-	if err := x.Err(); err != nil {
-		return "", err
+// QueryKey names a query by what it means: the grammar's text, the
+// spec's Key, the width and what the spec cares about. Two queries with
+// the same key have the same answer. A spec without a Key has no key.
+func QueryKey(g *grammar.Grammar, spec Spec, width int) (string, bool) {
+	if spec.Key == "" {
+		return "", false
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "p4hls query v1\ngrammar %s %d\n", g.Name, len(g.Source))
 	h.Write(g.Source)
-	fmt.Fprintf(h, "\nwidth %d\ncare %v %v\nwidths %v %v\n", width, spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths)
-	for _, t := range wantStates {
-		io.WriteString(h, t.String()+"\n")
+	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nspec %d\n", width, spec.States, spec.Packets,
+		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, len(spec.Key))
+	io.WriteString(h, spec.Key)
+	return hex.EncodeToString(h.Sum(nil)), true
+}
+
+// termsKey writes terms canonically, in time linear in their DAG: each
+// node once, numbered in the order first reached, leaves by the names
+// bound gives them.
+func termsKey(roots []*Term, bound map[*Term]string) string {
+	var b strings.Builder
+	num := map[*Term]int{}
+	var walk func(t *Term) string
+	walk = func(t *Term) string {
+		if name, ok := bound[t]; ok {
+			return name
+		}
+		if n, ok := num[t]; ok {
+			return "n" + strconv.Itoa(n)
+		}
+		args := make([]string, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = walk(a)
+		}
+		n := len(num)
+		num[t] = n
+		fmt.Fprintf(&b, "n%d=%d/%d/%d/%d/%d/%s(%s)\n", n, t.Op, t.Width, t.Value, t.Hi, t.Lo, leafName(t), strings.Join(args, ","))
+		return "n" + strconv.Itoa(n)
 	}
-	if wantOut.Valid() {
-		io.WriteString(h, wantOut.String()+"\n")
+	for _, r := range roots {
+		if r == nil {
+			b.WriteString("root -\n")
+			continue
+		}
+		b.WriteString("root " + walk(r) + "\n")
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return b.String()
+}
+
+// leafName names an unbound leaf (which a spec should not have).
+func leafName(t *Term) string {
+	if t.Op == OpInput || t.Op == OpPre {
+		return t.Name
+	}
+	return ""
 }
 
 // MemoryCache is a Cache in memory, safe for concurrent use.

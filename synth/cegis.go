@@ -31,6 +31,9 @@ type Spec struct {
 	// holds a value of that many bits, zero-extended to the word (a field
 	// or a 1-bit result): the ALU need be right only on such inputs.
 	StateWidths, PacketWidths []int
+	// Key describes Encode canonically for the query cache (two specs
+	// with one key compute the same); "" leaves the query uncached.
+	Key string
 }
 
 // inRange is the precondition the spec's inputs meet.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -556,29 +557,47 @@ func covers(gr *group, out *Term) bool {
 	return true
 }
 
+// readsOwnState says whether t reads gr's state other than through out.
 func readsOwnState(t *Term, gr *group, out *Term) bool {
+	return gr.reads(t, out, map[*Term]bool{})
+}
+
+func (gr *group) reads(t, out *Term, memo map[*Term]bool) bool {
 	if t == out {
 		return false
 	}
+	if v, ok := memo[t]; ok {
+		return v
+	}
+	r := false
 	if t.Op == OpPre {
-		return gr.owns(t.Cell)
+		r = gr.owns(t.Cell)
 	}
 	for _, a := range t.Args {
-		if readsOwnState(a, gr, out) {
-			return true
+		if !r && gr.reads(a, out, memo) {
+			r = true
 		}
 	}
-	return false
+	memo[t] = r
+	return r
 }
 
 func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec {
 	n := len(s.stateful.States)
 	spec := Spec{States: n, Packets: len(s.stateful.Packets), CareStates: make([]bool, n), CareOutput: out != nil,
 		StateWidths: make([]int, n), PacketWidths: widths(frontier)}
+	bound := map[*Term]string{}
+	roots := []*Term{out}
 	for i, c := range gr.cells {
 		spec.CareStates[i] = true
 		spec.StateWidths[i] = c.Width
+		bound[c.Pre] = "s" + strconv.Itoa(i)
+		roots = append(roots, c.Post)
 	}
+	for i, t := range frontier {
+		bound[t] = "p" + strconv.Itoa(i)
+	}
+	spec.Key = termsKey(roots, bound)
 	spec.Encode = func(x *z3.Context, states, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
 		env := map[*Term]z3.Expr{}
 		for i, c := range gr.cells {
@@ -689,6 +708,11 @@ func (s *synthesizer) leaves(t *Term) []*Term {
 func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 	g := s.stateless
 	spec := Spec{Packets: len(g.Packets), CareOutput: true, PacketWidths: widths(args)}
+	bound := map[*Term]string{}
+	for i, a := range args {
+		bound[a] = "p" + strconv.Itoa(i)
+	}
+	spec.Key = termsKey([]*Term{t}, bound)
 	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
 		env := map[*Term]z3.Expr{}
 		for i, a := range args {
@@ -717,12 +741,8 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 
 // query answers a query from the cache or the solver.
 func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, error) {
-	var key string
-	if s.cache != nil {
-		var err error
-		if key, err = QueryKey(g, spec, s.width); err != nil {
-			return nil, err
-		}
+	key, keyed := QueryKey(g, spec, s.width)
+	if s.cache != nil && keyed {
 		if cfg, found, ok := s.cache.Get(key); ok {
 			s.stats.CacheHits++
 			if !found {
@@ -736,7 +756,7 @@ func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, erro
 	if errors.Is(err, ErrNoConfig) {
 		s.stats.Failed++
 	}
-	if s.cache != nil && (err == nil || errors.Is(err, ErrNoConfig)) {
+	if s.cache != nil && keyed && (err == nil || errors.Is(err, ErrNoConfig)) {
 		s.cache.Put(key, cfg, err == nil)
 	}
 	return cfg, err
@@ -790,18 +810,24 @@ func widen(e z3.Expr, w int) z3.Expr {
 // frontierOf appends to acc the maximal subterms of t that read none of
 // gr's state and are not constants: what gr's ALU must be given.
 func frontierOf(t *Term, gr *group, acc []*Term) []*Term {
-	if t.IsConst() || t.Op == OpPre && gr.owns(t.Cell) {
-		return acc
-	}
-	if !readsOwnState(t, gr, nil) {
-		if !containsTerm(acc, t) {
-			acc = append(acc, t)
+	memo, seen := map[*Term]bool{}, map[*Term]bool{}
+	var walk func(t *Term)
+	walk = func(t *Term) {
+		if seen[t] || t.IsConst() || t.Op == OpPre && gr.owns(t.Cell) {
+			return
 		}
-		return acc
+		seen[t] = true
+		if !gr.reads(t, nil, memo) {
+			if !containsTerm(acc, t) {
+				acc = append(acc, t)
+			}
+			return
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
 	}
-	for _, a := range t.Args {
-		acc = frontierOf(a, gr, acc)
-	}
+	walk(t)
 	return acc
 }
 

@@ -228,3 +228,50 @@ func TestProveCatchesAWrongGraph(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestDeepSharedTerms: sixty updates that each read the last twice make a
+// term DAG whose tree is 2^60 nodes; preprocessing, synthesis and the
+// error message must stay linear in the DAG (this hung before). The
+// update multiplies, which pred_raw cannot.
+func TestDeepSharedTerms(t *testing.T) {
+	var body strings.Builder
+	for i := 0; i < 60; i++ {
+		body.WriteString("            c = c * (c + hdr.app.sample);\n")
+	}
+	src := `#include <core.p4>
+#include <v1model.p4>
+header app_t { bit<32> sample; }
+#include "../testdata/p4/include/bench.p4"
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+    register<bit<32>, bit<32>>(1) count;
+    action deep() {
+        @atomic {
+            bit<32> c;
+            count.read(c, 0);
+` + body.String() + `            count.write(0, c);
+            hdr.app.sample = c;
+        }
+    }
+    table t { actions = { deep; } default_action = deep(); }
+    apply { t.apply(); }
+}
+BENCH_MAIN
+`
+	var d diag.List
+	prog, _, err := frontend.Load(context.Background(), "deep.p4", []byte(src), frontend.Options{}, &d)
+	if err != nil || prog == nil {
+		t.Fatalf("%v %s", err, &d)
+	}
+	tx, err := synth.Preprocess(atomic(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := banzai.Target("pred_raw")
+	stateful, _ := tg.Grammar("pred_raw")
+	stateless, _ := tg.Grammar("stateless")
+	_, _, err = synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	var u *synth.UnsupportedError
+	if !errors.As(err, &u) || len(err.Error()) > 2000 || !strings.Contains(err.Error(), "...") {
+		t.Errorf("got %.300v, want a short UnsupportedError", err)
+	}
+}

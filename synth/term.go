@@ -74,29 +74,63 @@ func mask(w int) uint64 {
 // IsConst reports whether t is a constant.
 func (t *Term) IsConst() bool { return t.Op == OpConst }
 
-// String prints a term as an expression.
+// maxTermText bounds a printed term: a DAG with much sharing prints
+// exponentially long, and messages only need its start.
+const maxTermText = 600
+
+// String prints a term as an expression, cut with "..." after about
+// maxTermText characters.
 func (t *Term) String() string {
+	var b strings.Builder
+	t.format(&b)
+	return b.String()
+}
+
+func (t *Term) format(b *strings.Builder) {
+	if b.Len() > maxTermText {
+		if !strings.HasSuffix(b.String(), "...") {
+			b.WriteString("...")
+		}
+		return
+	}
+	sub := func(i int) { t.Args[i].format(b) }
 	switch t.Op {
 	case OpConst:
-		return fmt.Sprintf("%dw%d", t.Width, t.Value)
+		fmt.Fprintf(b, "%dw%d", t.Width, t.Value)
 	case OpInput, OpPre:
-		return t.Name
+		b.WriteString(t.Name)
 	case OpIte:
-		return fmt.Sprintf("(%s ? %s : %s)", t.Args[0], t.Args[1], t.Args[2])
+		b.WriteString("(")
+		sub(0)
+		b.WriteString(" ? ")
+		sub(1)
+		b.WriteString(" : ")
+		sub(2)
+		b.WriteString(")")
 	case OpNot:
-		return "~" + t.Args[0].String()
+		b.WriteString("~")
+		sub(0)
 	case OpShl, OpShr, OpSar:
-		return fmt.Sprintf("(%s %s %d)", t.Args[0], opNames[t.Op], t.Value)
+		b.WriteString("(")
+		sub(0)
+		fmt.Fprintf(b, " %s %d)", opNames[t.Op], t.Value)
 	case OpZext, OpSext:
-		return fmt.Sprintf("%s%d(%s)", opNames[t.Op], t.Width, t.Args[0])
+		fmt.Fprintf(b, "%s%d(", opNames[t.Op], t.Width)
+		sub(0)
+		b.WriteString(")")
 	case OpExtract:
-		return fmt.Sprintf("%s[%d:%d]", t.Args[0], t.Hi, t.Lo)
+		sub(0)
+		fmt.Fprintf(b, "[%d:%d]", t.Hi, t.Lo)
+	default:
+		b.WriteString("(")
+		for i := range t.Args {
+			if i > 0 {
+				b.WriteString(" " + opNames[t.Op] + " ")
+			}
+			sub(i)
+		}
+		b.WriteString(")")
 	}
-	parts := make([]string, len(t.Args))
-	for i, a := range t.Args {
-		parts[i] = a.String()
-	}
-	return "(" + strings.Join(parts, " "+opNames[t.Op]+" ") + ")"
 }
 
 // Builder makes terms, hash-consing them and simplifying as it goes:
@@ -525,13 +559,19 @@ func (t *Term) Leaves() []*Term {
 }
 
 // Height is the number of operations on the longest path to a leaf.
-func (t *Term) Height() int {
+func (t *Term) Height() int { return t.height(map[*Term]int{}) }
+
+func (t *Term) height(memo map[*Term]int) int {
+	if h, ok := memo[t]; ok {
+		return h
+	}
 	h := 0
 	for _, a := range t.Args {
-		h = max(h, a.Height()+1)
+		h = max(h, a.height(memo)+1)
 	}
 	if t.Op == OpZext || t.Op == OpExtract && t.Lo == 0 {
-		return max(h-1, 0) // width changes are free: the word holds the value
+		h = max(h-1, 0) // width changes are free: the word holds the value
 	}
+	memo[t] = h
 	return h
 }
