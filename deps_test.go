@@ -28,6 +28,7 @@ var allowed = map[string][]string{
 	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
 	"alloc":                     {"target"},
 	"pipeline":                  {"interp", "ir", "synth"},
+	"internal/corpus":           {"diag", "frontend", "ir"},
 	"driver":                    {"backends/banzai", "diag", "frontend", "interp", "ir", "pipeline", "synth", "synth/grammar", "target", "tofino"},
 	"cmd/p4hls":                 {"diag", "ir", "frontend", "interp", "driver", "synth"},
 }

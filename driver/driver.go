@@ -135,7 +135,7 @@ func grammars(name, alu string) (stateful, stateless *grammar.Grammar, err error
 
 // synthesize maps every action with an @atomic block.
 func synthesize(ctx context.Context, req Request, res *Result, stateful, stateless *grammar.Grammar, progress Progress) error {
-	for _, a := range atomicActions(res.Program) {
+	for _, a := range res.Program.AtomicActions() {
 		progress("synth", "action "+a.Name)
 		start := time.Now()
 		tx, err := synth.Preprocess(a)
@@ -164,28 +164,6 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 		res.Report.Actions = append(res.Report.Actions, actionReport(g, stats, time.Since(start)))
 	}
 	return nil
-}
-
-// atomicActions lists the actions that hold an @atomic block.
-func atomicActions(prog *ir.Program) []*ir.Action {
-	var out []*ir.Action
-	for _, c := range prog.Controls {
-		for _, a := range c.Actions {
-			if hasAtomic(a.Body) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
-}
-
-func hasAtomic(ss []ir.Stmt) bool {
-	for _, s := range ss {
-		if b, ok := s.(*ir.Block); ok && (b.Atomic || hasAtomic(b.Body)) {
-			return true
-		}
-	}
-	return false
 }
 
 // verify runs the program with every action replaced by its graph (one

@@ -45,6 +45,29 @@ type PipeBlock struct {
 	Control *Control
 }
 
+// AtomicActions lists the actions that hold an @atomic block, in
+// declaration order.
+func (p *Program) AtomicActions() []*Action {
+	var out []*Action
+	for _, c := range p.Controls {
+		for _, a := range c.Actions {
+			if hasAtomic(a.Body) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func hasAtomic(ss []Stmt) bool {
+	for _, s := range ss {
+		if b, ok := s.(*Block); ok && (b.Atomic || hasAtomic(b.Body)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Control finds a control by name.
 func (p *Program) Control(name string) *Control {
 	for _, c := range p.Controls {

@@ -1,35 +1,16 @@
 package pipeline
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/p4hls/p4hls/backends/banzai"
-	"github.com/p4hls/p4hls/diag"
-	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/synth/grammar"
 )
-
-func load(t *testing.T, name string) *ir.Program {
-	t.Helper()
-	file := filepath.Join("../testdata/p4/ok", name)
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d diag.List
-	prog, _, err := frontend.Load(context.Background(), file, src, frontend.Options{}, &d)
-	if err != nil || prog == nil {
-		t.Fatalf("%v %s", err, &d)
-	}
-	return prog
-}
 
 // field builds an lvalue such as hdr.app.sample in a control's scope.
 func field(t *testing.T, c *ir.Control, path string) ir.Expr {
@@ -88,7 +69,7 @@ func samplingGraph(t *testing.T, prog *ir.Program, i uint64) *synth.Graph {
 // on 10,000 random packets with random register contents carried across
 // packets.
 func TestModelAgreesWithInterpreter(t *testing.T) {
-	prog := load(t, "sampling.p4")
+	prog := corpus.Load(t, "sampling.p4")
 	g := samplingGraph(t, prog, 29)
 	if g.Depth() != 2 {
 		t.Fatalf("depth %d, want 2", g.Depth())
@@ -111,7 +92,7 @@ func TestModelAgreesWithInterpreter(t *testing.T) {
 // 28 instead of 29 diverges, and the harness says where. The count starts
 // at 0 (no register writes), so it passes 28 and 29.
 func TestModelCatchesWrongConfiguration(t *testing.T) {
-	prog := load(t, "sampling.p4")
+	prog := corpus.Load(t, "sampling.p4")
 	g := samplingGraph(t, prog, 28)
 	model := func() (interp.Target, error) { return New(prog, []Placed{{g, []int{0, 1}}}, 32, interp.Options{}) }
 	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
@@ -128,7 +109,7 @@ func TestModelCatchesWrongConfiguration(t *testing.T) {
 // TestPlacementMustRespectDependencies: an ALU cannot read an output
 // computed in its own stage.
 func TestPlacementMustRespectDependencies(t *testing.T) {
-	prog := load(t, "sampling.p4")
+	prog := corpus.Load(t, "sampling.p4")
 	g := samplingGraph(t, prog, 29)
 	_, err := New(prog, []Placed{{g, []int{0, 0}}}, 32, interp.Options{})
 	if err == nil || !strings.Contains(err.Error(), "ALU 1 (stage 0) reads the output of ALU 0 (stage 0)") {

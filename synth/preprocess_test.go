@@ -1,46 +1,11 @@
 package synth
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/p4hls/p4hls/diag"
-	"github.com/p4hls/p4hls/frontend"
-	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/internal/corpus"
 )
-
-func loadProgram(t testing.TB, name string) *ir.Program {
-	t.Helper()
-	file := filepath.Join("../testdata/p4/ok", name)
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d diag.List
-	prog, _, err := frontend.Load(context.Background(), file, src, frontend.Options{}, &d)
-	if err != nil || prog == nil {
-		t.Fatalf("%v %s", err, &d)
-	}
-	return prog
-}
-
-// atomicAction returns the action of a benchmark (the one with an @atomic block).
-func atomicAction(t testing.TB, prog *ir.Program) *ir.Action {
-	for _, c := range prog.Controls {
-		for _, a := range c.Actions {
-			for _, s := range a.Body {
-				if b, ok := s.(*ir.Block); ok && b.Atomic {
-					return a
-				}
-			}
-		}
-	}
-	t.Fatal("no action with an @atomic block")
-	return nil
-}
 
 // TestPreprocess checks the terms of two benchmarks against the programs:
 // branches become ?:, register reads become pre-states, writes post-states.
@@ -65,8 +30,8 @@ func TestPreprocess(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			prog := loadProgram(t, tc.file)
-			tx, err := Preprocess(atomicAction(t, prog))
+			prog := corpus.Load(t, tc.file)
+			tx, err := Preprocess(corpus.AtomicAction(t, prog))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,7 +171,7 @@ func (s *synthesizer) groups() ([]*group, error) {
 	}
 	for _, t := range consumers {
 		for _, c := range cellsRead(t) {
-			if gr := groupOf[c]; !containsTerm(gr.needs, t) {
+			if gr := groupOf[c]; !slices.Contains(gr.needs, t) {
 				gr.needs = append(gr.needs, t)
 			}
 		}
@@ -228,11 +229,11 @@ func (s *synthesizer) liveCells() []*Cell {
 	for changed := true; changed; {
 		changed = false
 		for _, c := range s.tx.Cells {
-			if containsCell(live, c) {
+			if slices.Contains(live, c) {
 				continue
 			}
 			for _, d := range live {
-				if containsCell(cellsRead(d.Post), c) {
+				if slices.Contains(cellsRead(d.Post), c) {
 					live = append(live, c)
 					changed = true
 					break
@@ -251,7 +252,7 @@ func (s *synthesizer) linkGroup(gr *group, groupOf map[*Cell]*group) {
 	}
 	for _, t := range gr.frontier {
 		for _, c := range cellsRead(t) {
-			if d := groupOf[c]; d != gr && !containsGroup(gr.deps, d) {
+			if d := groupOf[c]; d != gr && !slices.Contains(gr.deps, d) {
 				gr.deps = append(gr.deps, d)
 			}
 		}
@@ -475,7 +476,7 @@ func (s *synthesizer) frontierChoices(frontier []*Term) [][]*Term {
 			if _, done := s.done[l]; l.Op == OpPre && !done {
 				ok = false
 			}
-			if !containsTerm(folded, l) {
+			if !slices.Contains(folded, l) {
 				folded = append(folded, l)
 			}
 		}
@@ -491,7 +492,7 @@ func sameTerms(a, b []*Term) bool {
 		return false
 	}
 	for _, t := range a {
-		if !containsTerm(b, t) {
+		if !slices.Contains(b, t) {
 			return false
 		}
 	}
@@ -512,7 +513,7 @@ func (s *synthesizer) outputChoices(gr *group) []*Term {
 	var states []*Term
 	for _, c := range gr.cells {
 		for _, t := range []*Term{c.Pre, c.Post} {
-			if !containsTerm(outs, t) && !containsTerm(states, t) && covers(gr, t) {
+			if !slices.Contains(outs, t) && !slices.Contains(states, t) && covers(gr, t) {
 				states = append(states, t)
 			}
 		}
@@ -663,7 +664,7 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 	}
 	var args []*Term
 	for _, a := range t.Args {
-		if !a.IsConst() && !containsTerm(args, a) {
+		if !a.IsConst() && !slices.Contains(args, a) {
 			if _, err := s.operand(a); err != nil {
 				return Operand{}, err
 			}
@@ -818,7 +819,7 @@ func frontierOf(t *Term, gr *group, acc []*Term) []*Term {
 		}
 		seen[t] = true
 		if !gr.reads(t, nil, memo) {
-			if !containsTerm(acc, t) {
+			if !slices.Contains(acc, t) {
 				acc = append(acc, t)
 			}
 			return
@@ -856,31 +857,4 @@ func termList(ts []*Term) string {
 		out = append(out, t.String())
 	}
 	return strings.Join(out, ", ")
-}
-
-func containsCell(cs []*Cell, c *Cell) bool {
-	for _, d := range cs {
-		if d == c {
-			return true
-		}
-	}
-	return false
-}
-
-func containsGroup(gs []*group, g *group) bool {
-	for _, h := range gs {
-		if h == g {
-			return true
-		}
-	}
-	return false
-}
-
-func containsTerm(ts []*Term, t *Term) bool {
-	for _, u := range ts {
-		if u == t {
-			return true
-		}
-	}
-	return false
 }

@@ -3,48 +3,36 @@ package synth_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/p4hls/p4hls/backends/banzai"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/pipeline"
 	"github.com/p4hls/p4hls/synth"
+	"github.com/p4hls/p4hls/synth/grammar"
 )
 
-func load(t *testing.T, name string) *ir.Program {
+// setup loads a benchmark, preprocesses its action and returns it with a
+// Banzai atom and the Banzai stateless ALU.
+func setup(t *testing.T, file, atom string) (*ir.Program, *synth.Transaction, *grammar.Grammar, *grammar.Grammar) {
 	t.Helper()
-	file := filepath.Join("../testdata/p4/ok", name)
-	src, err := os.ReadFile(file)
+	prog := corpus.Load(t, file)
+	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d diag.List
-	prog, _, err := frontend.Load(context.Background(), file, src, frontend.Options{}, &d)
-	if err != nil || prog == nil {
-		t.Fatalf("%v %s", err, &d)
+	tg, err := banzai.Target(atom)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return prog
-}
-
-// atomic finds the benchmark's action (the one with an @atomic block).
-func atomic(t *testing.T, prog *ir.Program) *ir.Action {
-	for _, c := range prog.Controls {
-		for _, a := range c.Actions {
-			for _, s := range a.Body {
-				if b, ok := s.(*ir.Block); ok && b.Atomic {
-					return a
-				}
-			}
-		}
-	}
-	t.Fatal("no @atomic action")
-	return nil
+	stateful, _ := tg.Grammar(atom)
+	stateless, _ := tg.Grammar("stateless")
+	return prog, tx, stateful, stateless
 }
 
 // TestSynthesizeMeansTheAction synthesizes single-state benchmarks for
@@ -71,17 +59,7 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.atom, func(t *testing.T) {
-			prog := load(t, tc.file)
-			tx, err := synth.Preprocess(atomic(t, prog))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tg, err := banzai.Target(tc.atom)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stateful, _ := tg.Grammar(tc.atom)
-			stateless, _ := tg.Grammar("stateless")
+			prog, tx, stateful, stateless := setup(t, tc.file, tc.atom)
 			g, stats, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -121,14 +99,7 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 // old value and the count's ALU, a stage later, compares it with now - 10
 // itself (folding): 3.
 func TestPredecessorPacking(t *testing.T) {
-	prog := load(t, "blue_increase.p4")
-	tx, err := synth.Preprocess(atomic(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, _ := banzai.Target("pair")
-	stateful, _ := tg.Grammar("pair")
-	stateless, _ := tg.Grammar("stateless")
+	_, tx, stateful, stateless := setup(t, "blue_increase.p4", "pair")
 	for _, tc := range []struct {
 		noPack bool
 		depth  int
@@ -146,15 +117,8 @@ func TestPredecessorPacking(t *testing.T) {
 // TestSynthesizeRefusesMutualState: CONGA's two state variables read each
 // other, which a one-state atom cannot hold; the error says so.
 func TestSynthesizeRefusesMutualState(t *testing.T) {
-	prog := load(t, "conga.p4")
-	tx, err := synth.Preprocess(atomic(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, _ := banzai.Target("if_else_raw")
-	stateful, _ := tg.Grammar("if_else_raw")
-	stateless, _ := tg.Grammar("stateless")
-	_, _, err = synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	_, tx, stateful, stateless := setup(t, "conga.p4", "if_else_raw")
+	_, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
 	var u *synth.UnsupportedError
 	if !errors.As(err, &u) || !strings.Contains(err.Error(), "best_path[hdr.app.dst] and best_path_util[hdr.app.dst] read each other; ALU if_else_raw holds 1") {
 		t.Fatalf("got %v, want an UnsupportedError naming the two state variables", err)
@@ -165,14 +129,7 @@ func TestSynthesizeRefusesMutualState(t *testing.T) {
 // cache issues no solver query and gives the same graph; a disk cache
 // answers a new process (a new cache value over the same folder).
 func TestQueryCache(t *testing.T) {
-	prog := load(t, "marple_tcp_nmo.p4")
-	tx, err := synth.Preprocess(atomic(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, _ := banzai.Target("pred_raw")
-	stateful, _ := tg.Grammar("pred_raw")
-	stateless, _ := tg.Grammar("stateless")
+	_, tx, stateful, stateless := setup(t, "marple_tcp_nmo.p4", "pred_raw")
 	dir := t.TempDir()
 	var first string
 	for run := 0; run < 3; run++ {
@@ -204,14 +161,7 @@ func TestQueryCache(t *testing.T) {
 // TestProveCatchesAWrongGraph: sampling's graph, with the stateless ALU's
 // constant changed from 29 to 28, no longer computes the action.
 func TestProveCatchesAWrongGraph(t *testing.T) {
-	prog := load(t, "sampling.p4")
-	tx, err := synth.Preprocess(atomic(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, _ := banzai.Target("if_else_raw")
-	stateful, _ := tg.Grammar("if_else_raw")
-	stateless, _ := tg.Grammar("stateless")
+	_, tx, stateful, stateless := setup(t, "sampling.p4", "if_else_raw")
 	g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -262,7 +212,7 @@ BENCH_MAIN
 	if err != nil || prog == nil {
 		t.Fatalf("%v %s", err, &d)
 	}
-	tx, err := synth.Preprocess(atomic(t, prog))
+	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
 	if err != nil {
 		t.Fatal(err)
 	}
