@@ -81,3 +81,29 @@ func hashByName(algo string, data []byte, rnd func() uint64) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// HashFields computes v1model's hash(result, algo, base, {values}, max)
+// over fields of the given widths, as a hash unit does: base + H(data) mod
+// max (base when max is 0), cut to width bits. ok is false for an
+// algorithm a hash unit cannot compute (random).
+func HashFields(algo string, widths []int, values []uint64, base, max uint64, width int) (uint64, bool) {
+	if algo == "random" {
+		return 0, false
+	}
+	var p packet
+	for i, w := range widths {
+		p.writeBits(Value{U: values[i]}, w)
+	}
+	h, ok := hashByName(algo, p.out, nil)
+	if !ok {
+		return 0, false
+	}
+	r := base
+	if max != 0 {
+		r = h%max + base
+	}
+	if width < 64 {
+		r &= 1<<uint(width) - 1
+	}
+	return r, true
+}

@@ -63,6 +63,7 @@ type runner struct {
 	masks  []uint64
 	// scratch, reused: the model runs one packet at a time
 	snapshot, out []uint64
+	hashes        []uint64
 }
 
 func newRunner(p Placed, width int) (*runner, error) {
@@ -82,7 +83,13 @@ func newRunner(p Placed, width int) (*runner, error) {
 				i, len(a.Inputs), len(a.State), a.Grammar.Name, len(a.Grammar.Packets), len(a.Grammar.States))
 		}
 	}
-	r := &runner{g: g, width: width, out: make([]uint64, len(g.ALUs)), snapshot: make([]uint64, len(g.Fields))}
+	r := &runner{g: g, width: width, out: make([]uint64, len(g.ALUs)), snapshot: make([]uint64, len(g.Fields)),
+		hashes: make([]uint64, len(g.Hashes))}
+	for i, h := range g.Hashes {
+		if _, ok := interp.HashFields(h.Spec.Algo, nil, nil, 0, 0, 1); !ok {
+			return nil, fmt.Errorf("hash unit %d: algorithm %s", i, h.Spec.Algo)
+		}
+	}
 	for _, f := range g.Fields {
 		w := ir.WidthBits(f.Type())
 		if w == 0 || w > 64 {
@@ -111,6 +118,8 @@ func (r *runner) operand(op synth.Operand) uint64 {
 		return r.snapshot[op.Index]
 	case synth.FromALU:
 		return r.out[op.Index]
+	case synth.FromHash:
+		return r.hashes[op.Index]
 	}
 	return op.Value
 }
@@ -127,6 +136,15 @@ func (r *runner) address(c synth.StateCell) uint64 {
 // run executes the graph on the action's fields, stage by stage.
 func (r *runner) run(vals []uint64, regs interp.Registers) {
 	g := r.g
+	// The hash units hash the fields as the action begins.
+	copy(r.snapshot, vals)
+	for i, h := range g.Hashes {
+		data := make([]uint64, len(h.Data))
+		for j, d := range h.Data {
+			data[j] = r.operand(d)
+		}
+		r.hashes[i], _ = interp.HashFields(h.Spec.Algo, h.DataWidths, data, h.Spec.Base, h.Spec.Max, h.Width)
+	}
 	for _, stage := range r.stages {
 		copy(r.snapshot, vals) // every ALU of the stage sees the fields as the stage began
 		for _, i := range stage {

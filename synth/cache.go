@@ -74,7 +74,7 @@ func termsKey(roots []*Term, bound map[*Term]string) string {
 
 // leafName names an unbound leaf (which a spec should not have).
 func leafName(t *Term) string {
-	if t.Op == OpInput || t.Op == OpPre {
+	if t.IsLeaf() {
 		return t.Name
 	}
 	return ""

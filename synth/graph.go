@@ -19,8 +19,20 @@ type Graph struct {
 	Fields []ir.Expr
 	ALUs   []*ALU
 	// Writes are the action's results: each field written, and where its
-	// value comes from (an ALU's output, a field, a constant).
+	// value comes from (an ALU's output, a field, a constant, a hash).
 	Writes []Write
+	// Hashes are the hash units the action uses: they hash fields as the
+	// action begins, and every stage may read their results.
+	Hashes []Hash
+}
+
+// Hash is one hash unit: Spec over Data (fields), Width bits wide.
+type Hash struct {
+	Spec       HashSpec
+	Data       []Operand // FromField
+	DataWidths []int
+	Width      int
+	term       *Term // the transaction's leaf it computes (for Prove)
 }
 
 // ALU is one configured ALU of a graph.
@@ -44,6 +56,7 @@ const (
 	FromField OperandKind = iota // Graph.Fields[Index], as the stage reads it
 	FromALU                      // the output of Graph.ALUs[Index]
 	FromConst                    // Value
+	FromHash                     // the result of Graph.Hashes[Index]
 )
 
 // Operand is an ALU input or a written value.
@@ -123,8 +136,17 @@ func (g *Graph) String() string {
 			return ir.Format(g.Fields[o.Index])
 		case FromALU:
 			return fmt.Sprintf("alu%d", o.Index)
+		case FromHash:
+			return fmt.Sprintf("hash%d", o.Index)
 		}
 		return fmt.Sprint(o.Value)
+	}
+	for i, h := range g.Hashes {
+		var data []string
+		for _, d := range h.Data {
+			data = append(data, op(d))
+		}
+		fmt.Fprintf(&b, "  hash%d %s(%d, %d){%s}\n", i, h.Spec.Algo, h.Spec.Base, h.Spec.Max, strings.Join(data, ", "))
 	}
 	for i, a := range g.ALUs {
 		var ins []string

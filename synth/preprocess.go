@@ -303,6 +303,8 @@ func (p *preprocessor) callStmt(st *symState, c *ir.Call) {
 			return
 		}
 		p.unsupported(c.Span(), "register method %s", c.Callee.Method)
+	case c.Callee.Extern == "hash" && len(c.Args) == 5:
+		p.hash(st, c)
 	case c.Callee.Extern == "mark_to_drop":
 		sm := c.Args[0].Value
 		st1, ok := sm.Type().(*ir.Struct)
@@ -318,6 +320,42 @@ func (p *preprocessor) callStmt(st *symState, c *ir.Call) {
 	default:
 		p.unsupported(c.Span(), "the call %s in a synthesized action", ir.Format(c))
 	}
+}
+
+// hashAlgorithms are the algorithms a hash unit computes (v1model's,
+// without random, which no unit repeats).
+var hashAlgorithms = map[string]bool{"crc16": true, "crc32": true, "identity": true, "csum16": true, "xor16": true}
+
+// hash turns hash(result, algo, base, {fields}, max) into a hash leaf.
+func (p *preprocessor) hash(st *symState, c *ir.Call) {
+	algo := ""
+	if e, ok := c.Args[1].Value.(*ir.EnumConst); ok {
+		algo = e.Member
+	}
+	if !hashAlgorithms[algo] {
+		p.unsupported(c.Span(), "hash algorithm %q: a hash unit computes crc16, crc32, identity, csum16 or xor16", algo)
+	}
+	base, max := p.expr(st, c.Args[2].Value), p.expr(st, c.Args[4].Value)
+	if !base.IsConst() || !max.IsConst() {
+		p.unsupported(c.Span(), "hash with a base or maximum that is not a constant")
+	}
+	list, ok := c.Args[3].Value.(*ir.List)
+	if !ok {
+		p.unsupported(c.Span(), "hash of %s: a hash unit hashes a list of fields", ir.Format(c.Args[3].Value))
+	}
+	var data []*Term
+	for _, e := range list.Elems {
+		t := p.expr(st, e)
+		if t.Op != OpInput {
+			p.unsupported(e.Span(), "hash of %s: a hash unit reads fields as the action begins, not computed values", ir.Format(e))
+		}
+		data = append(data, t)
+	}
+	w := ir.WidthBits(c.Args[0].Value.Type())
+	if w == 0 || w > 64 {
+		p.unsupported(c.Span(), "hash result of %d bits", w)
+	}
+	p.write(st, c.Args[0].Value, p.b.HashOf(HashSpec{Algo: algo, Base: base.Value, Max: max.Value}, data, w))
 }
 
 func cellKey(c *Cell) string { return "cell:" + c.Name }

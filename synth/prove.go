@@ -164,6 +164,10 @@ func (p *prover) operand(op Operand, fields, outs []z3.Expr) z3.Expr {
 		return fields[op.Index]
 	case FromALU:
 		return outs[op.Index]
+	case FromHash:
+		// The hash unit computes the transaction's hash leaf; that the
+		// unit's function is v1model's is the pipeline model's to test.
+		return widen(p.env[p.g.Hashes[op.Index].term], p.width)
 	}
 	return p.x.BV(op.Value&(1<<uint(p.width)-1), p.width)
 }

@@ -346,7 +346,7 @@ func (s *synthesizer) statefulALU(gr *group) error {
 			base = frontierOf(out, gr, append([]*Term(nil), base...))
 		}
 		for _, f := range s.frontierChoices(base) {
-			if len(f) <= len(g.Packets) {
+			if len(f) <= len(g.Packets) && s.available(f) {
 				attempts = append(attempts, attempt{f, out, s.estimate(gr, f, out)})
 			}
 		}
@@ -398,7 +398,7 @@ func (s *synthesizer) estimate(gr *group, frontier []*Term, out *Term) int {
 // levelsAbove bounds the stateless levels that compute t from out and
 // what is available: one per operation on the longest path.
 func (s *synthesizer) levelsAbove(t, out *Term, memo map[*Term]int) int {
-	if _, done := s.done[t]; done || t == out || len(t.Args) == 0 {
+	if _, done := s.done[t]; done || t == out || len(t.Args) == 0 || t.IsLeaf() {
 		return 0
 	}
 	if v, ok := memo[t]; ok {
@@ -423,7 +423,7 @@ func (s *synthesizer) arrival(t *Term) int {
 		s.g.ComputeDepths()
 		return s.g.ALUs[op.Index].Depth + 1
 	}
-	if t.IsConst() || t.Op == OpInput {
+	if t.IsConst() || t.Op == OpInput || t.Op == OpHash {
 		return 0
 	}
 	d := 0
@@ -487,6 +487,19 @@ func (s *synthesizer) frontierChoices(frontier []*Term) [][]*Term {
 	return [][]*Term{folded, frontier}
 }
 
+// available says whether every term can be computed now: it reads no
+// state whose ALU is still to come.
+func (s *synthesizer) available(terms []*Term) bool {
+	for _, t := range terms {
+		for _, l := range s.leaves(t) {
+			if _, done := s.done[l]; l.Op == OpPre && !done {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func sameTerms(a, b []*Term) bool {
 	if len(a) != len(b) {
 		return false
@@ -530,7 +543,7 @@ func (gr *group) costAfter(out *Term) int {
 	seen := map[*Term]bool{}
 	var count func(t *Term) int
 	count = func(t *Term) int {
-		if t == out || seen[t] || len(t.Args) == 0 {
+		if t == out || seen[t] || len(t.Args) == 0 || t.IsLeaf() {
 			return 0
 		}
 		seen[t] = true
@@ -635,6 +648,8 @@ func (s *synthesizer) operand(t *Term) (Operand, error) {
 		op = Operand{Kind: FromConst, Value: t.Value}
 	case t.Op == OpInput:
 		op = Operand{Kind: FromField, Index: s.field(t.Field)}
+	case t.Op == OpHash:
+		op = s.hashUnit(t)
 	case t.Op == OpPre:
 		return op, s.unsupported("%s is read outside its stateful ALU", t.Name)
 	case t.Op == OpZext && t.Width <= s.width:
@@ -647,6 +662,17 @@ func (s *synthesizer) operand(t *Term) (Operand, error) {
 	}
 	s.done[t] = op
 	return op, nil
+}
+
+// hashUnit adds the hash unit that computes t.
+func (s *synthesizer) hashUnit(t *Term) Operand {
+	h := Hash{Spec: *t.Hash, Width: t.Width, term: t}
+	for _, d := range t.Args {
+		h.Data = append(h.Data, Operand{Kind: FromField, Index: s.field(d.Field)})
+		h.DataWidths = append(h.DataWidths, d.Width)
+	}
+	s.g.Hashes = append(s.g.Hashes, h)
+	return Operand{Kind: FromHash, Index: len(s.g.Hashes) - 1}
 }
 
 // statelessALU computes t by one stateless ALU over its leaves if one can,
@@ -692,7 +718,7 @@ func (s *synthesizer) leaves(t *Term) []*Term {
 			return
 		}
 		seen[u] = true
-		if _, ok := s.done[u]; ok || u.Op == OpInput || u.Op == OpPre {
+		if _, ok := s.done[u]; ok || u.IsLeaf() {
 			out = append(out, u)
 			return
 		}

@@ -38,13 +38,17 @@ const (
 	OpConcat
 	OpSatAddU
 	OpSatSubU
+	// OpHash is v1model's hash of its arguments (fields) by the target's
+	// hash unit: Hash says how. It is a leaf for the ALUs: the unit
+	// computes it before the stage's ALUs read it.
+	OpHash
 )
 
 var opNames = map[Op]string{
 	OpAdd: "+", OpSub: "-", OpMul: "*", OpAnd: "&", OpOr: "|", OpXor: "^", OpNot: "~",
 	OpShl: "<<", OpShr: ">>", OpSar: ">>s", OpEq: "==", OpNe: "!=", OpLtU: "<", OpLeU: "<=",
 	OpLtS: "<s", OpLeS: "<=s", OpIte: "?", OpZext: "zext", OpSext: "sext", OpExtract: "extract",
-	OpConcat: "++", OpSatAddU: "|+|", OpSatSubU: "|-|",
+	OpConcat: "++", OpSatAddU: "|+|", OpSatSubU: "|-|", OpHash: "hash",
 }
 
 // Term is a node of a transaction's expression DAG. Terms are hash-consed
@@ -61,8 +65,19 @@ type Term struct {
 	Name  string
 	Field ir.Expr
 	Cell  *Cell
+	Hash  *HashSpec
 	id    int
 }
+
+// HashSpec is how a hash unit computes: base + H(data) mod max (base when
+// max is 0), H one of v1model's algorithms.
+type HashSpec struct {
+	Algo      string
+	Base, Max uint64
+}
+
+// IsLeaf says whether ALUs read t as it is: an input, a pre-state, a hash.
+func (t *Term) IsLeaf() bool { return t.Op == OpInput || t.Op == OpPre || t.Op == OpHash }
 
 func mask(w int) uint64 {
 	if w >= 64 {
@@ -99,6 +114,15 @@ func (t *Term) format(b *strings.Builder) {
 		fmt.Fprintf(b, "%dw%d", t.Width, t.Value)
 	case OpInput, OpPre:
 		b.WriteString(t.Name)
+	case OpHash:
+		b.WriteString(t.Name + "{")
+		for i := range t.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			sub(i)
+		}
+		b.WriteString("}")
 	case OpIte:
 		b.WriteString("(")
 		sub(0)
@@ -177,6 +201,12 @@ func (b *Builder) Bool(v bool) *Term {
 // Input makes a primary input: a field of width w the transaction reads.
 func (b *Builder) Input(name string, field ir.Expr, w int) *Term {
 	return b.intern(&Term{Op: OpInput, Width: w, Name: name, Field: field})
+}
+
+// HashOf makes the hash of data (fields) by spec, w bits wide.
+func (b *Builder) HashOf(spec HashSpec, data []*Term, w int) *Term {
+	name := fmt.Sprintf("%s(%d, %d)", spec.Algo, spec.Base, spec.Max)
+	return b.intern(&Term{Op: OpHash, Width: w, Name: name, Args: data, Hash: &spec})
 }
 
 // Pre makes the pre-state of a state variable.
@@ -439,7 +469,7 @@ func (t *Term) Eval(env map[*Term]uint64, memo map[*Term]uint64) uint64 {
 	switch t.Op {
 	case OpConst:
 		v = t.Value
-	case OpInput, OpPre:
+	case OpInput, OpPre, OpHash:
 		v = env[t] & mask(t.Width)
 	case OpIte:
 		if t.Args[0].Eval(env, memo) != 0 {
@@ -478,7 +508,7 @@ func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
 	switch t.Op {
 	case OpConst:
 		e = x.BV(t.Value, t.Width)
-	case OpInput, OpPre:
+	case OpInput, OpPre, OpHash:
 		panic("synth: encoding a leaf without a binding: " + t.Name)
 	case OpAdd:
 		e = arg(0).Add(arg(1))
@@ -546,7 +576,7 @@ func (t *Term) Leaves() []*Term {
 			return
 		}
 		seen[u] = true
-		if u.Op == OpInput || u.Op == OpPre {
+		if u.IsLeaf() {
 			out = append(out, u)
 			return
 		}
@@ -564,6 +594,9 @@ func (t *Term) Height() int { return t.height(map[*Term]int{}) }
 func (t *Term) height(memo map[*Term]int) int {
 	if h, ok := memo[t]; ok {
 		return h
+	}
+	if t.IsLeaf() {
+		return 0
 	}
 	h := 0
 	for _, a := range t.Args {
