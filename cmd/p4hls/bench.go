@@ -64,11 +64,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "usage: p4hls bench synth [--corpus DIR] [--json FILE] [--timeout D]")
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
+	rest, code, done := parseArgs(fs, args, 1)
+	if done {
+		return code
 	}
-	if err != nil || len(rest) != 1 || rest[0] != "synth" {
+	if rest[0] != "synth" {
 		fs.Usage()
 		return exitUsage
 	}

@@ -39,19 +39,13 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-pred-pack] [--verify N] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
-	}
-	if len(files) != 1 {
-		fs.Usage()
-		return exitUsage
+	files, code, done := parseArgs(fs, args, 1)
+	if done {
+		return code
 	}
 	req.File = files[0]
 	req.Frontend = options()
+	var err error
 	if req.Source, err = os.ReadFile(req.File); err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
 		return exitUserErr

@@ -117,6 +117,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseArgs parses a command's flags and operands, wanting n operands;
+// when done is true the command returns code (help was asked for, or the
+// command line is wrong, which the usage explains).
+func parseArgs(fs *flag.FlagSet, args []string, n int) (operands []string, code int, done bool) {
+	operands, err := parseInterspersed(fs, args)
+	switch {
+	case err == flag.ErrHelp:
+		return nil, exitOK, true
+	case err != nil:
+		return nil, exitUsage, true
+	case len(operands) != n:
+		fs.Usage()
+		return nil, exitUsage, true
+	}
+	return operands, exitOK, false
+}
+
 // frontendFlags registers -I and -D, which every command that reads a P4
 // program takes, and returns a function giving the frontend's options.
 func frontendFlags(fs *flag.FlagSet) func() frontend.Options {

@@ -24,16 +24,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: p4hls sim [-I DIR]... [-D NAME[=VALUE]]... [--seed N] PROGRAM.p4 TEST.stf")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
-	}
-	if len(files) != 2 {
-		fs.Usage()
-		return exitUsage
+	files, code, done := parseArgs(fs, args, 2)
+	if done {
+		return code
 	}
 	program, test := files[0], files[1]
 	src, err := os.ReadFile(program)
