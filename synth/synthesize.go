@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/solver/z3"
@@ -31,7 +32,14 @@ type Options struct {
 	NoPredecessorPacking bool
 	// Cache, when not nil, answers repeated queries.
 	Cache Cache
+	// AttemptBudget bounds each stateful attempt but the last (the
+	// deepest); 0 means DefaultAttemptBudget, negative no bound.
+	AttemptBudget time.Duration
 }
+
+// DefaultAttemptBudget is the time a shallower stateful mapping may take
+// before synthesis moves to the next.
+const DefaultAttemptBudget = 8 * time.Second
 
 // Synthesize maps a transaction onto configured ALUs: stateful ALUs for
 // its state variables (those that read each other share one), fed by
@@ -45,10 +53,14 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 	if opts.Width == 0 {
 		opts.Width = 32
 	}
+	if opts.AttemptBudget == 0 {
+		opts.AttemptBudget = DefaultAttemptBudget
+	}
 	var stats Stats
 	attempt := func(pack bool) (*Graph, error) {
 		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, pack: pack, cache: opts.Cache,
-			g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
+			attemptBudget: opts.AttemptBudget,
+			g:             &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
 		err := s.run()
 		stats.Queries += s.stats.Queries
 		stats.Failed += s.stats.Failed
@@ -76,6 +88,7 @@ type synthesizer struct {
 	width               int
 	pack                bool // pack groups with their predecessors
 	cache               Cache
+	attemptBudget       time.Duration
 	g                   *Graph
 	stats               Stats
 	fields              map[string]int    // Graph.Fields index by name
@@ -355,9 +368,16 @@ func (s *synthesizer) statefulALU(gr *group) error {
 	// before a state.
 	sort.SliceStable(attempts, func(i, j int) bool { return attempts[i].depth < attempts[j].depth })
 	tried := len(attempts) > 0
-	for _, a := range attempts {
-		cfg, err := s.query(g, s.statefulSpec(gr, a.frontier, a.out))
-		if errors.Is(err, ErrNoConfig) {
+	for i, a := range attempts {
+		// Every attempt but the last has a time budget: a hard query for
+		// a shallower mapping must not starve the ones after it.
+		ctx, cancel := s.ctx, context.CancelFunc(func() {})
+		if i < len(attempts)-1 && s.attemptBudget > 0 {
+			ctx, cancel = context.WithTimeout(s.ctx, s.attemptBudget)
+		}
+		cfg, err := s.queryCtx(ctx, g, s.statefulSpec(gr, a.frontier, a.out))
+		cancel()
+		if errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctx.Err() != nil {
 			continue
 		}
 		if err != nil {
@@ -768,6 +788,10 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 
 // query answers a query from the cache or the solver.
 func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, error) {
+	return s.queryCtx(s.ctx, g, spec)
+}
+
+func (s *synthesizer) queryCtx(ctx context.Context, g *grammar.Grammar, spec Spec) (grammar.Config, error) {
 	key, keyed := QueryKey(g, spec, s.width)
 	if s.cache != nil && keyed {
 		if cfg, found, ok := s.cache.Get(key); ok {
@@ -779,7 +803,7 @@ func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, erro
 		}
 	}
 	s.stats.Queries++
-	cfg, _, err := FindConfig(s.ctx, g, spec, s.width)
+	cfg, _, err := FindConfig(ctx, g, spec, s.width)
 	if errors.Is(err, ErrNoConfig) {
 		s.stats.Failed++
 	}
