@@ -37,7 +37,7 @@ func setup(t *testing.T, file, atom string) (*ir.Program, *synth.Transaction, *g
 
 // TestSynthesizeMeansTheAction synthesizes single-state benchmarks for
 // Banzai atoms and runs the result, one ALU per stage in depth order,
-// against the interpreter on random packets with register state carried
+// against the interpreter on 2 × 10,000 random packets with register state carried
 // across packets.
 func TestSynthesizeMeansTheAction(t *testing.T) {
 	tests := []struct {
@@ -83,7 +83,7 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 			}
 			ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
 			for seed := int64(0); seed < 2; seed++ {
-				c := interp.NewGenerator(prog, seed).Case(2000, 2, int(seed))
+				c := interp.NewGenerator(prog, seed).Case(10000, 2, int(seed))
 				d, err := interp.Diff(ref, model, c, interp.RegisterCells(prog))
 				if err != nil {
 					t.Fatal(err)
