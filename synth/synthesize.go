@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/p4hls/p4hls/ir"
@@ -91,6 +93,7 @@ type synthesizer struct {
 	attemptBudget       time.Duration
 	g                   *Graph
 	stats               Stats
+	statsMu             sync.Mutex
 	fields              map[string]int    // Graph.Fields index by name
 	done                map[*Term]Operand // stateless results computed so far
 }
@@ -347,11 +350,6 @@ func topoOrder(groups []*group) []*group {
 // it is; for each, the output choices in order.
 func (s *synthesizer) statefulALU(gr *group) error {
 	g := s.stateful
-	type attempt struct {
-		frontier []*Term
-		out      *Term
-		depth    int // the estimated depth at which the needs are ready
-	}
 	var attempts []attempt
 	for _, out := range s.outputChoices(gr) {
 		base := gr.frontier
@@ -368,21 +366,10 @@ func (s *synthesizer) statefulALU(gr *group) error {
 	// before a state.
 	sort.SliceStable(attempts, func(i, j int) bool { return attempts[i].depth < attempts[j].depth })
 	tried := len(attempts) > 0
-	for i, a := range attempts {
-		// Every attempt but the last has a time budget: a hard query for
-		// a shallower mapping must not starve the ones after it.
-		ctx, cancel := s.ctx, context.CancelFunc(func() {})
-		if i < len(attempts)-1 && s.attemptBudget > 0 {
-			ctx, cancel = context.WithTimeout(s.ctx, s.attemptBudget)
-		}
-		cfg, err := s.queryCtx(ctx, g, s.statefulSpec(gr, a.frontier, a.out))
-		cancel()
-		if errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctx.Err() != nil {
-			continue
-		}
-		if err != nil {
-			return err
-		}
+	if i, cfg, err := s.firstConfig(g, gr, attempts); err != nil {
+		return err
+	} else if i >= 0 {
+		a := attempts[i]
 		return s.addStateful(gr, a.frontier, a.out, cfg)
 	}
 	if !tried {
@@ -394,6 +381,74 @@ func (s *synthesizer) statefulALU(gr *group) error {
 		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
 	}
 	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+}
+
+// attempt is one way to map a group: what its ALU reads and outputs.
+type attempt struct {
+	frontier []*Term
+	out      *Term
+	depth    int // the estimated depth at which the needs are ready
+}
+
+// firstConfig returns the first attempt, in order, that has a
+// configuration, and the configuration; -1 when none has. Queries run in
+// parallel, GOMAXPROCS at a time; a success cancels the attempts after
+// it. Every attempt but the last has a time budget, so a hard query for a
+// shallower mapping does not starve the ones after it.
+func (s *synthesizer) firstConfig(g *grammar.Grammar, gr *group, attempts []attempt) (int, grammar.Config, error) {
+	type result struct {
+		cfg     grammar.Config
+		err     error
+		skipped bool // no configuration, or out of budget or overtaken
+	}
+	window := max(runtime.GOMAXPROCS(0), 1)
+	for start := 0; start < len(attempts); start += window {
+		end := min(start+window, len(attempts))
+		results := make([]result, end-start)
+		cancels := make([]context.CancelFunc, end-start)
+		ctxs := make([]context.Context, end-start)
+		for j := range results {
+			ctxs[j], cancels[j] = context.WithCancel(s.ctx)
+			if start+j < len(attempts)-1 && s.attemptBudget > 0 {
+				ctxs[j], cancels[j] = context.WithTimeout(s.ctx, s.attemptBudget)
+			}
+		}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for j := range results {
+			a := attempts[start+j]
+			spec := s.statefulSpec(gr, a.frontier, a.out)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cfg, err := s.queryCtx(ctxs[j], g, spec)
+				r := result{cfg: cfg, err: err}
+				r.skipped = errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
+				mu.Lock()
+				results[j] = r
+				if err == nil {
+					for k := j + 1; k < len(cancels); k++ {
+						cancels[k]() // a later attempt can no longer win
+					}
+				}
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		for j := range cancels {
+			cancels[j]()
+		}
+		for j, r := range results {
+			if r.skipped {
+				continue
+			}
+			if r.err != nil {
+				return -1, nil, r.err
+			}
+			return start + j, r.cfg, nil
+		}
+	}
+	return -1, nil, nil
 }
 
 // estimate is the depth after which a group's needs are ready if its ALU
@@ -786,6 +841,13 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 	return Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}, nil
 }
 
+// count updates the statistics; queries run in parallel.
+func (s *synthesizer) count(f func(*Stats)) {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	f(&s.stats)
+}
+
 // query answers a query from the cache or the solver.
 func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, error) {
 	return s.queryCtx(s.ctx, g, spec)
@@ -795,17 +857,17 @@ func (s *synthesizer) queryCtx(ctx context.Context, g *grammar.Grammar, spec Spe
 	key, keyed := QueryKey(g, spec, s.width)
 	if s.cache != nil && keyed {
 		if cfg, found, ok := s.cache.Get(key); ok {
-			s.stats.CacheHits++
+			s.count(func(st *Stats) { st.CacheHits++ })
 			if !found {
 				return nil, ErrNoConfig
 			}
 			return cfg, nil
 		}
 	}
-	s.stats.Queries++
+	s.count(func(st *Stats) { st.Queries++ })
 	cfg, _, err := FindConfig(ctx, g, spec, s.width)
 	if errors.Is(err, ErrNoConfig) {
-		s.stats.Failed++
+		s.count(func(st *Stats) { st.Failed++ })
 	}
 	if s.cache != nil && keyed && (err == nil || errors.Is(err, ErrNoConfig)) {
 		s.cache.Put(key, cfg, err == nil)
