@@ -1,6 +1,7 @@
 // Package synth is phase 2 of p4hls, resource synthesis (CaT §3.2): it
 // turns each @atomic action into a tree of configured ALUs of the target's
-// grammars, of minimum depth, by solver queries.
+// grammars by solver queries, preferring the shallowest mapping it finds
+// (stateless trees are not yet searched for minimum depth).
 //
 // This file is the query engine: counterexample-guided inductive synthesis
 // (CEGIS) of one grammar's hole values against a specification.
