@@ -5,6 +5,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -153,11 +154,7 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
 		}
 		// Every graph is proven against its action before it is used.
-		width := req.Synth.Width
-		if width == 0 {
-			width = 32
-		}
-		if err := synth.Prove(ctx, tx, g, width); err != nil {
+		if err := synth.Prove(ctx, tx, g, cmp.Or(req.Synth.Width, synth.DefaultWidth)); err != nil {
 			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
 		}
 		res.Graphs = append(res.Graphs, g)
@@ -172,11 +169,7 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 func verify(prog *ir.Program, graphs []*synth.Graph, packets int) error {
 	var placed []pipeline.Placed
 	for _, g := range graphs {
-		stages := make([]int, len(g.ALUs))
-		for i, a := range g.ALUs {
-			stages[i] = a.Depth
-		}
-		placed = append(placed, pipeline.Placed{Graph: g, Stages: stages})
+		placed = append(placed, pipeline.AtDepths(g))
 	}
 	model := func() (interp.Target, error) { return pipeline.New(prog, placed, 32, interp.Options{}) }
 	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }

@@ -5,8 +5,6 @@ package menshen
 
 import (
 	"embed"
-	"io/fs"
-	"sync"
 
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
@@ -15,10 +13,7 @@ import (
 //go:embed alus/*.alu
 var alus embed.FS
 
-var grammars = sync.OnceValue(func() []*grammar.Grammar {
-	sub, _ := fs.Sub(alus, "alus")
-	return grammar.MustLoad(sub)
-})
+var grammars = grammar.Embedded(alus, "alus")
 
 // Limits of the CaT fork of Menshen, from shared/targets/menshen/FORMAT.md
 // and ALUS.md §5.1: 6 stages; 8 match sub-units per stage, each a CAM of

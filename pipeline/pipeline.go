@@ -26,6 +26,16 @@ type Placed struct {
 	Stages []int
 }
 
+// AtDepths places each ALU of a graph in the stage of its depth: the
+// action on its own, from stage 0.
+func AtDepths(g *synth.Graph) Placed {
+	stages := make([]int, len(g.ALUs))
+	for i, a := range g.ALUs {
+		stages[i] = a.Depth
+	}
+	return Placed{Graph: g, Stages: stages}
+}
+
 // Model is a program whose synthesized actions run as placed ALUs. It is
 // an interp.Target.
 type Model struct {

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,9 +25,12 @@ type Stats struct {
 	CacheHits int // queries answered by the cache
 }
 
+// DefaultWidth is the ALUs' word width unless Options say otherwise.
+const DefaultWidth = 32
+
 // Options tune synthesis.
 type Options struct {
-	// Width is the ALUs' word width (32 when 0).
+	// Width is the ALUs' word width (DefaultWidth when 0).
 	Width int
 	// NoPredecessorPacking keeps each group of state variables in its own
 	// ALU even when a multi-state ALU could also hold the group it reads
@@ -52,9 +56,7 @@ const DefaultAttemptBudget = 8 * time.Second
 // reads, and falls back to unpacked groups when that fails. What cannot
 // be mapped is an *UnsupportedError naming the action.
 func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, opts Options) (*Graph, Stats, error) {
-	if opts.Width == 0 {
-		opts.Width = 32
-	}
+	opts.Width = cmp.Or(opts.Width, DefaultWidth)
 	if opts.AttemptBudget == 0 {
 		opts.AttemptBudget = DefaultAttemptBudget
 	}
@@ -540,23 +542,19 @@ func (s *synthesizer) addStateful(gr *group, frontier []*Term, out *Term, cfg gr
 }
 
 // frontierChoices lists the frontiers to try: with every computed term
-// folded down to what is already available (fields, earlier ALUs'
-// outputs) when that differs and reads no unavailable state, then the
-// frontier itself.
+// folded down to what is already computed (fields, hashes, earlier ALUs'
+// outputs) when that differs, then the frontier itself. The caller drops
+// choices that read state not yet available.
 func (s *synthesizer) frontierChoices(frontier []*Term) [][]*Term {
 	var folded []*Term
-	ok := true
 	for _, t := range frontier {
 		for _, l := range s.leaves(t) {
-			if _, done := s.done[l]; l.Op == OpPre && !done {
-				ok = false
-			}
 			if !slices.Contains(folded, l) {
 				folded = append(folded, l)
 			}
 		}
 	}
-	if !ok || sameTerms(folded, frontier) {
+	if sameTerms(folded, frontier) {
 		return [][]*Term{frontier}
 	}
 	return [][]*Term{folded, frontier}

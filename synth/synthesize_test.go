@@ -74,12 +74,8 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 			if err := synth.Prove(context.Background(), tx, g, 32); err != nil {
 				t.Errorf("%v\n%s", err, g)
 			}
-			stages := make([]int, len(g.ALUs))
-			for i, a := range g.ALUs {
-				stages[i] = a.Depth
-			}
 			model := func() (interp.Target, error) {
-				return pipeline.New(prog, []pipeline.Placed{{Graph: g, Stages: stages}}, 32, interp.Options{})
+				return pipeline.New(prog, []pipeline.Placed{pipeline.AtDepths(g)}, 32, interp.Options{})
 			}
 			ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
 			for seed := int64(0); seed < 2; seed++ {

@@ -4,8 +4,6 @@ package tofino
 
 import (
 	"embed"
-	"io/fs"
-	"sync"
 
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
@@ -14,10 +12,7 @@ import (
 //go:embed alus/*.alu
 var alus embed.FS
 
-var grammars = sync.OnceValue(func() []*grammar.Grammar {
-	sub, _ := fs.Sub(alus, "alus")
-	return grammar.MustLoad(sub)
-})
+var grammars = grammar.Embedded(alus, "alus")
 
 // Limits of Tofino-1. Sources: the CaT paper (§4.3: 12 stages); ALUS.md
 // §3-4 (one SALU per register per stage, 32-bit words); the remaining

@@ -7,8 +7,6 @@ package banzai
 import (
 	"embed"
 	"fmt"
-	"io/fs"
-	"sync"
 
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
@@ -17,10 +15,7 @@ import (
 //go:embed alus/*.alu
 var alus embed.FS
 
-var grammars = sync.OnceValue(func() []*grammar.Grammar {
-	sub, _ := fs.Sub(alus, "alus")
-	return grammar.MustLoad(sub)
-})
+var grammars = grammar.Embedded(alus, "alus")
 
 // Atoms are the stateful atoms, least powerful first (ALUS.md §1.3).
 var Atoms = []string{"raw", "pred_raw", "if_else_raw", "sub", "nested_ifs", "pair"}

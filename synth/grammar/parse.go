@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/p4hls/p4hls/diag"
 )
@@ -641,4 +642,16 @@ func MustLoad(fsys fs.FS) []*Grammar {
 		panic(fmt.Sprintf("grammar: embedded grammars do not parse: %v", err))
 	}
 	return gs
+}
+
+// Embedded returns a function that loads, once, the grammars in folder dir
+// of an embedded file system: a target package's alus/*.alu.
+func Embedded(fsys fs.FS, dir string) func() []*Grammar {
+	return sync.OnceValue(func() []*Grammar {
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			panic(fmt.Sprintf("grammar: embedded folder %s: %v", dir, err))
+		}
+		return MustLoad(sub)
+	})
 }
