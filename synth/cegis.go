@@ -1,7 +1,8 @@
 // Package synth is phase 2 of p4hls, resource synthesis (CaT §3.2): it
 // turns each @atomic action into a tree of configured ALUs of the target's
-// grammars by solver queries, preferring the shallowest mapping it finds
-// (stateless trees are not yet searched for minimum depth).
+// grammars by solver queries: each stateful node in the shallowest mapping
+// its attempts find, each stateless value by the shallowest tree of
+// stateless ALUs (up to three levels) that beats one ALU per operation.
 //
 // This file is the query engine: counterexample-guided inductive synthesis
 // (CEGIS) of one grammar's hole values against a specification.
@@ -81,12 +82,37 @@ var SearchWidth = 8
 // z3.ErrInterrupted when ctx ends first. spec.Encode must take its word
 // width from the inputs it is given.
 func FindConfig(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
+	return findConfig(ctx, aluSketch{g}, spec, width)
+}
+
+// sketch is what CEGIS fills in: a program with holes, one ALU or a tree
+// of them.
+type sketch interface {
+	name() string
+	grammar() *grammar.Grammar // the ALU it is made of (its text is in the cache key)
+	holes() []*grammar.Hole
+	arity() (states, packets int)
+	encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (grammar.Terms, error)
+}
+
+// aluSketch is one ALU of a grammar.
+type aluSketch struct{ g *grammar.Grammar }
+
+func (a aluSketch) grammar() *grammar.Grammar    { return a.g }
+func (a aluSketch) name() string                 { return a.g.Name }
+func (a aluSketch) holes() []*grammar.Hole       { return a.g.Holes }
+func (a aluSketch) arity() (states, packets int) { return len(a.g.States), len(a.g.Packets) }
+func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (grammar.Terms, error) {
+	return a.g.Encode(x, holes, states, packets, width)
+}
+
+func findConfig(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
 	start := time.Now()
 	if SearchWidth > 0 && SearchWidth < width {
 		cfg, st, err := cegis(ctx, g, spec, SearchWidth)
 		if err == nil {
-			cfg = widenConstants(g, cfg, SearchWidth)
-			ok, err := Verify(ctx, g, spec, cfg, width)
+			cfg = widenConstants(g.holes(), cfg, SearchWidth)
+			ok, err := verifySketch(ctx, g, spec, cfg, width)
 			if err != nil {
 				return nil, st, err
 			}
@@ -107,9 +133,9 @@ func FindConfig(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (
 
 // widenConstants reads constants found at a reduced width as the full
 // width will: an unsigned one as its low bits, a signed one sign-extended.
-func widenConstants(g *grammar.Grammar, cfg grammar.Config, w int) grammar.Config {
+func widenConstants(holes []*grammar.Hole, cfg grammar.Config, w int) grammar.Config {
 	out := append(grammar.Config(nil), cfg...)
-	for i, h := range g.Holes {
+	for i, h := range holes {
 		if h.Kind == grammar.HoleChoice || h.Bits <= w {
 			continue
 		}
@@ -127,6 +153,10 @@ func widenConstants(g *grammar.Grammar, cfg grammar.Config, w int) grammar.Confi
 
 // Verify proves that cfg computes spec on every input of width bits.
 func Verify(ctx context.Context, g *grammar.Grammar, spec Spec, cfg grammar.Config, width int) (bool, error) {
+	return verifySketch(ctx, aluSketch{g}, spec, cfg, width)
+}
+
+func verifySketch(ctx context.Context, g sketch, spec Spec, cfg grammar.Config, width int) (bool, error) {
 	x := z3.NewContext()
 	defer x.Close()
 	_, ok, err := verify(ctx, x, g, spec, cfg, width)
@@ -134,18 +164,18 @@ func Verify(ctx context.Context, g *grammar.Grammar, spec Spec, cfg grammar.Conf
 }
 
 // cegis is the CEGIS loop at one width.
-func cegis(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
+func cegis(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
 	start := time.Now()
 	var st QueryStats
-	if spec.States != len(g.States) || spec.Packets != len(g.Packets) {
+	if states, packets := g.arity(); spec.States != states || spec.Packets != packets {
 		return nil, st, fmt.Errorf("synth: spec has %d states and %d packet inputs; ALU %s has %d and %d",
-			spec.States, spec.Packets, g.Name, len(g.States), len(g.Packets))
+			spec.States, spec.Packets, g.name(), states, packets)
 	}
 	x := z3.NewContext()
 	defer x.Close()
-	holes := g.HoleVars(x, "h")
+	holes := grammar.HoleVars(x, g.holes(), "h")
 	synth := x.NewSolverFor("QF_BV")
-	r := rand.New(rand.NewSource(int64(len(g.Holes))))
+	r := rand.New(rand.NewSource(int64(len(g.holes()))))
 	// A few first examples spare the early iterations.
 	for _, e := range seedExamples(r, spec, width) {
 		if err := addExample(x, synth, g, spec, holes, e, width); err != nil {
@@ -156,14 +186,14 @@ func cegis(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (gramm
 	for st.Iterations = 1; st.Iterations <= maxIterations; st.Iterations++ {
 		res, err := synth.Check(ctx)
 		if err != nil {
-			return nil, st, fmt.Errorf("synth: ALU %s: %w", g.Name, err)
+			return nil, st, fmt.Errorf("synth: ALU %s: %w", g.name(), err)
 		}
 		if res == z3.Unsat {
 			st.Time = time.Since(start)
 			return nil, st, ErrNoConfig
 		}
 		if res != z3.Sat {
-			return nil, st, fmt.Errorf("synth: ALU %s: the solver gave up: %s", g.Name, synth.ReasonUnknown())
+			return nil, st, fmt.Errorf("synth: ALU %s: the solver gave up: %s", g.name(), synth.ReasonUnknown())
 		}
 		cfg, err := readConfig(synth.Model(), holes)
 		if err != nil {
@@ -182,7 +212,7 @@ func cegis(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (gramm
 		}
 		st.Examples++
 	}
-	return nil, st, fmt.Errorf("synth: ALU %s: no convergence after %d iterations", g.Name, maxIterations)
+	return nil, st, fmt.Errorf("synth: ALU %s: no convergence after %d iterations", g.name(), maxIterations)
 }
 
 // example is one input of the spec: state and packet values.
@@ -208,9 +238,9 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 
 // addExample constrains the holes so that the grammar agrees with the spec
 // on one concrete input.
-func addExample(x *z3.Context, s *z3.Solver, g *grammar.Grammar, spec Spec, holes []z3.Expr, e example, width int) error {
+func addExample(x *z3.Context, s *z3.Solver, g sketch, spec Spec, holes []z3.Expr, e example, width int) error {
 	states, packets := consts(x, e.states, width), consts(x, e.packets, width)
-	terms, err := g.Encode(x, holes, states, packets, width)
+	terms, err := g.encode(x, holes, states, packets, width)
 	if err != nil {
 		return err
 	}
@@ -237,7 +267,7 @@ func agreement(x *z3.Context, spec Spec, got grammar.Terms, wantStates []z3.Expr
 
 // verify checks a candidate at full width; when it fails it returns an
 // input on which it does.
-func verify(ctx context.Context, x *z3.Context, g *grammar.Grammar, spec Spec, cfg grammar.Config, width int) (example, bool, error) {
+func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar.Config, width int) (example, bool, error) {
 	states := make([]z3.Expr, spec.States)
 	for i := range states {
 		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
@@ -246,7 +276,7 @@ func verify(ctx context.Context, x *z3.Context, g *grammar.Grammar, spec Spec, c
 	for i := range packets {
 		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
 	}
-	terms, err := g.Encode(x, g.HoleConsts(x, cfg), states, packets, width)
+	terms, err := g.encode(x, grammar.HoleConsts(x, g.holes(), cfg), states, packets, width)
 	if err != nil {
 		return example{}, false, err
 	}
@@ -257,13 +287,13 @@ func verify(ctx context.Context, x *z3.Context, g *grammar.Grammar, spec Spec, c
 	s.Assert(x.And(eqs...).Not())
 	res, err := s.Check(ctx)
 	if err != nil {
-		return example{}, false, fmt.Errorf("synth: ALU %s: verifying: %w", g.Name, err)
+		return example{}, false, fmt.Errorf("synth: ALU %s: verifying: %w", g.name(), err)
 	}
 	switch res {
 	case z3.Unsat:
 		return example{}, true, nil
 	case z3.Unknown:
-		return example{}, false, fmt.Errorf("synth: ALU %s: verification gave up: %s", g.Name, s.ReasonUnknown())
+		return example{}, false, fmt.Errorf("synth: ALU %s: verification gave up: %s", g.name(), s.ReasonUnknown())
 	}
 	m := s.Model()
 	cex := example{states: make([]uint64, len(states)), packets: make([]uint64, len(packets))}

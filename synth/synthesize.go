@@ -364,11 +364,22 @@ func (s *synthesizer) statefulALU(gr *group) error {
 			}
 		}
 	}
+	for _, out := range s.semanticOutputs(gr) {
+		for _, f := range s.frontierChoices(frontierOf(out, gr, append([]*Term(nil), gr.frontier...))) {
+			if len(f) <= len(g.Packets) && s.available(f) {
+				attempts = append(attempts, attempt{f, out, s.stage(gr, f) + 1})
+			}
+		}
+	}
 	// Shallowest first; among equals, folded before not, the needed term
 	// before a state.
 	sort.SliceStable(attempts, func(i, j int) bool { return attempts[i].depth < attempts[j].depth })
 	tried := len(attempts) > 0
-	if i, cfg, err := s.firstConfig(g, gr, attempts); err != nil {
+	queries := make([]sketchQuery, len(attempts))
+	for i, a := range attempts {
+		queries[i] = sketchQuery{aluSketch{g}, s.statefulSpec(gr, a.frontier, a.out)}
+	}
+	if i, cfg, err := s.firstConfig(queries, false); err != nil {
 		return err
 	} else if i >= 0 {
 		a := attempts[i]
@@ -392,12 +403,19 @@ type attempt struct {
 	depth    int // the estimated depth at which the needs are ready
 }
 
-// firstConfig returns the first attempt, in order, that has a
+// sketchQuery is one query: a sketch and what it must compute.
+type sketchQuery struct {
+	sketch sketch
+	spec   Spec
+}
+
+// firstConfig returns the first query, in order, that has a
 // configuration, and the configuration; -1 when none has. Queries run in
-// parallel, GOMAXPROCS at a time; a success cancels the attempts after
-// it. Every attempt but the last has a time budget, so a hard query for a
-// shallower mapping does not starve the ones after it.
-func (s *synthesizer) firstConfig(g *grammar.Grammar, gr *group, attempts []attempt) (int, grammar.Config, error) {
+// parallel, GOMAXPROCS at a time; a success cancels the queries after
+// it. Every query but the last (every query, with budgetLast) has a time
+// budget, so a hard query for a shallower mapping does not starve the
+// ones after it (nor the caller's fallback).
+func (s *synthesizer) firstConfig(attempts []sketchQuery, budgetLast bool) (int, grammar.Config, error) {
 	type result struct {
 		cfg     grammar.Config
 		err     error
@@ -411,19 +429,18 @@ func (s *synthesizer) firstConfig(g *grammar.Grammar, gr *group, attempts []atte
 		ctxs := make([]context.Context, end-start)
 		for j := range results {
 			ctxs[j], cancels[j] = context.WithCancel(s.ctx)
-			if start+j < len(attempts)-1 && s.attemptBudget > 0 {
+			if (start+j < len(attempts)-1 || budgetLast) && s.attemptBudget > 0 {
 				ctxs[j], cancels[j] = context.WithTimeout(s.ctx, s.attemptBudget)
 			}
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for j := range results {
-			a := attempts[start+j]
-			spec := s.statefulSpec(gr, a.frontier, a.out)
+			q := attempts[start+j]
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cfg, err := s.queryCtx(ctxs[j], g, spec)
+				cfg, err := s.queryCtx(ctxs[j], q.sketch, q.spec)
 				r := result{cfg: cfg, err: err}
 				r.skipped = errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
 				mu.Lock()
@@ -457,6 +474,16 @@ func (s *synthesizer) firstConfig(g *grammar.Grammar, gr *group, attempts []atte
 // reads frontier and outputs out: the ALU's stage, plus the stateless
 // levels a need computed from its output takes.
 func (s *synthesizer) estimate(gr *group, frontier []*Term, out *Term) int {
+	d := s.stage(gr, frontier)
+	extra := 0
+	for _, need := range gr.needs {
+		extra = max(extra, s.levelsAbove(need, out, map[*Term]int{}))
+	}
+	return d + extra
+}
+
+// stage estimates the stage of a group's ALU that reads frontier.
+func (s *synthesizer) stage(gr *group, frontier []*Term) int {
 	d := 0
 	for _, t := range frontier {
 		d = max(d, s.arrival(t))
@@ -464,12 +491,7 @@ func (s *synthesizer) estimate(gr *group, frontier []*Term, out *Term) int {
 	for _, c := range gr.cells {
 		d = max(d, s.arrival(c.Index))
 	}
-	d++
-	extra := 0
-	for _, need := range gr.needs {
-		extra = max(extra, s.levelsAbove(need, out, map[*Term]int{}))
-	}
-	return d + extra
+	return d + 1
 }
 
 // levelsAbove bounds the stateless levels that compute t from out and
@@ -755,6 +777,9 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 	if t.Width > s.width {
 		return Operand{}, s.unsupported("%s is %d bits wide; the ALUs are %d", t, t.Width, s.width)
 	}
+	if op, ok, err := s.statelessTree(t); err != nil || ok {
+		return op, err
+	}
 	if leaves := s.leaves(t); len(leaves) <= len(g.Packets) {
 		op, err := s.statelessQuery(t, leaves)
 		if !errors.Is(err, ErrNoConfig) {
@@ -820,7 +845,7 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 		}
 		return nil, widen(t.Encode(x, env), packets[0].Width())
 	}
-	cfg, err := s.query(g, spec)
+	cfg, err := s.query(aluSketch{g}, spec)
 	if err != nil {
 		return Operand{}, err
 	}
@@ -847,12 +872,12 @@ func (s *synthesizer) count(f func(*Stats)) {
 }
 
 // query answers a query from the cache or the solver.
-func (s *synthesizer) query(g *grammar.Grammar, spec Spec) (grammar.Config, error) {
-	return s.queryCtx(s.ctx, g, spec)
+func (s *synthesizer) query(sk sketch, spec Spec) (grammar.Config, error) {
+	return s.queryCtx(s.ctx, sk, spec)
 }
 
-func (s *synthesizer) queryCtx(ctx context.Context, g *grammar.Grammar, spec Spec) (grammar.Config, error) {
-	key, keyed := QueryKey(g, spec, s.width)
+func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (grammar.Config, error) {
+	key, keyed := QueryKey(sk.grammar(), spec, s.width)
 	if s.cache != nil && keyed {
 		if cfg, found, ok := s.cache.Get(key); ok {
 			s.count(func(st *Stats) { st.CacheHits++ })
@@ -863,7 +888,7 @@ func (s *synthesizer) queryCtx(ctx context.Context, g *grammar.Grammar, spec Spe
 		}
 	}
 	s.count(func(st *Stats) { st.Queries++ })
-	cfg, _, err := FindConfig(ctx, g, spec, s.width)
+	cfg, _, err := findConfig(ctx, sk, spec, s.width)
 	if errors.Is(err, ErrNoConfig) {
 		s.count(func(st *Stats) { st.Failed++ })
 	}

@@ -42,10 +42,12 @@ func setup(t *testing.T, file, atom string) (*ir.Program, *synth.Transaction, *g
 func TestSynthesizeMeansTheAction(t *testing.T) {
 	tests := []struct {
 		file, atom string
-		// depth is CaT's stage count (Table 4, ALUS.md §6.2) where p4hls
-		// matches it; 0 where it does not yet (4 against 3 for DNS TTL,
-		// STFQ, flowlets and the learn filter: they need minimum-depth
-		// stateless trees).
+		// depth is the stage count to reach: CaT's (Table 4, ALUS.md
+		// §6.2), or Chipmunk's 2 for STFQ, where the tree computes the
+		// start time from the new finish time. 0 where p4hls needs one
+		// stage more than CaT (DNS TTL change and flowlets: 4 against 3;
+		// no full-width mapping in 3 is known for either, see the issue
+		// notes).
 		depth int
 	}{
 		{"sampling.p4", "if_else_raw", 2},
@@ -56,9 +58,9 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 		{"blue_decrease.p4", "sub", 4},
 		{"conga.p4", "pair", 1},
 		{"dns_ttl_change.p4", "nested_ifs", 0},
-		{"stfq.p4", "nested_ifs", 0},
+		{"stfq.p4", "nested_ifs", 2},
 		{"flowlet.p4", "pred_raw", 0},
-		{"learn_filter.p4", "raw", 0},
+		{"learn_filter.p4", "raw", 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.atom, func(t *testing.T) {

@@ -273,18 +273,18 @@ type Terms struct {
 
 // HoleVars makes one bit-vector variable per hole, of the hole's width,
 // named prefix + the hole's index.
-func (g *Grammar) HoleVars(x *z3.Context, prefix string) []z3.Expr {
-	vars := make([]z3.Expr, len(g.Holes))
-	for i, h := range g.Holes {
+func HoleVars(x *z3.Context, holes []*Hole, prefix string) []z3.Expr {
+	vars := make([]z3.Expr, len(holes))
+	for i, h := range holes {
 		vars[i] = x.BVConst(fmt.Sprintf("%s%d", prefix, i), h.Bits)
 	}
 	return vars
 }
 
-// HoleConsts makes the terms of a concrete configuration.
-func (g *Grammar) HoleConsts(x *z3.Context, c Config) []z3.Expr {
-	out := make([]z3.Expr, len(g.Holes))
-	for i, h := range g.Holes {
+// HoleConsts makes the terms of a concrete configuration of holes.
+func HoleConsts(x *z3.Context, holes []*Hole, c Config) []z3.Expr {
+	out := make([]z3.Expr, len(holes))
+	for i, h := range holes {
 		out[i] = x.BV(c[i], h.Bits)
 	}
 	return out

@@ -46,7 +46,7 @@ func TestEvalAgreesWithEncode(t *testing.T) {
 				states := randomWords(r, len(g.States), width)
 				packets := randomWords(r, len(g.Packets), width)
 				want := g.Eval(cfg, states, packets, width)
-				terms, err := g.Encode(x, g.HoleConsts(x, cfg), words(x, states, width), words(x, packets, width), width)
+				terms, err := g.Encode(x, grammar.HoleConsts(x, g.Holes, cfg), words(x, states, width), words(x, packets, width), width)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -207,7 +207,7 @@ func TestCmpComparesExactly(t *testing.T) {
 		if got := g.Eval(cfg, []uint64{tc.s}, []uint64{tc.a}, 32).States[0]; got != want {
 			t.Errorf("%s: Eval gives %d, want %d", tc.comment, got, want)
 		}
-		terms, err := g.Encode(x, g.HoleConsts(x, cfg), words(x, []uint64{tc.s}, 32), words(x, []uint64{tc.a}, 32), 32)
+		terms, err := g.Encode(x, grammar.HoleConsts(x, g.Holes, cfg), words(x, []uint64{tc.s}, 32), words(x, []uint64{tc.a}, 32), 32)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ func Prove(t *testing.T, g *grammar.Grammar, ex Example) {
 	for i, p := range g.Packets {
 		packets[i] = x.BVConst("p_"+p, Width)
 	}
-	terms, err := g.Encode(x, g.HoleConsts(x, ex.Config), states, packets, Width)
+	terms, err := g.Encode(x, grammar.HoleConsts(x, g.Holes, ex.Config), states, packets, Width)
 	if err != nil {
 		t.Fatal(err)
 	}
