@@ -31,6 +31,9 @@ type Request struct {
 	// Target is "banzai" or "tofino"; ALU names Banzai's stateful atom.
 	Target, ALU string
 	Synth       synth.Options
+	// NoPreprocess synthesizes the actions as written, without constant
+	// folding and simplification (the ablation of CaT's Table 4).
+	NoPreprocess bool
 	// VerifyPackets, when not 0, runs each synthesized action in the
 	// pipeline model against the interpreter on that many random packets.
 	VerifyPackets int
@@ -139,7 +142,7 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 	for _, a := range res.Program.AtomicActions() {
 		progress("synth", "action "+a.Name)
 		start := time.Now()
-		tx, err := synth.Preprocess(a)
+		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: req.NoPreprocess})
 		if err != nil {
 			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, err)}
 		}

@@ -77,9 +77,25 @@ type preprocessor struct {
 	cells  map[string]*Cell
 }
 
-// Preprocess turns an action into a transaction by symbolic execution.
+// Preprocess turns an action into a transaction by symbolic execution,
+// folding constants and simplifying as it goes.
 func Preprocess(a *ir.Action) (tx *Transaction, err error) {
-	p := &preprocessor{b: NewBuilder(), paths: map[string]ir.Expr{}, inputs: map[string]*Term{},
+	return PreprocessWith(a, PreprocessOptions{})
+}
+
+// PreprocessOptions change what Preprocess does.
+type PreprocessOptions struct {
+	// NoSimplify keeps every operation the action writes: no constant
+	// folding or algebraic simplification (CaT's ablation "without
+	// preprocessing"). Branch removal and SSA remain: synthesis needs them.
+	NoSimplify bool
+}
+
+// PreprocessWith is Preprocess with options.
+func PreprocessWith(a *ir.Action, opts PreprocessOptions) (tx *Transaction, err error) {
+	b := NewBuilder()
+	b.raw = opts.NoSimplify
+	p := &preprocessor{b: b, paths: map[string]ir.Expr{}, inputs: map[string]*Term{},
 		locals: map[string]bool{}, cells: map[string]*Cell{}}
 	p.tx = &Transaction{Action: a, B: p.b}
 	defer func() {

@@ -162,6 +162,10 @@ func (t *Term) format(b *strings.Builder) {
 type Builder struct {
 	terms map[string]*Term
 	next  int
+	// raw turns off folding and the identities (the ablation without
+	// preprocessing); terms are still shared, and ?: with a constant
+	// condition or equal arms still folds: branch removal makes those.
+	raw bool
 }
 
 // NewBuilder returns an empty builder.
@@ -218,6 +222,9 @@ func (b *Builder) Pre(c *Cell) *Term {
 // constant amount y).
 func (b *Builder) Binary(op Op, x, y *Term) *Term {
 	w := x.Width
+	if b.raw {
+		return b.intern(&Term{Op: op, Width: resultWidth(op, w), Args: []*Term{x, y}})
+	}
 	if x.IsConst() && y.IsConst() {
 		return b.Const(fold(op, x.Value, y.Value, w), resultWidth(op, w))
 	}
@@ -284,6 +291,9 @@ func resultWidth(op Op, w int) int {
 
 // Shift makes x << n, x >> n (logical) or x >>s n (arithmetic).
 func (b *Builder) Shift(op Op, x *Term, n uint64) *Term {
+	if b.raw {
+		return b.intern(&Term{Op: op, Width: x.Width, Args: []*Term{x}, Value: n})
+	}
 	if n == 0 {
 		return x
 	}
@@ -298,6 +308,9 @@ func (b *Builder) Shift(op Op, x *Term, n uint64) *Term {
 
 // Not makes the bitwise complement (for 1-bit terms: logical not).
 func (b *Builder) Not(x *Term) *Term {
+	if b.raw {
+		return b.intern(&Term{Op: OpNot, Width: x.Width, Args: []*Term{x}})
+	}
 	if x.IsConst() {
 		return b.Const(^x.Value, x.Width)
 	}
@@ -335,6 +348,7 @@ func (b *Builder) Ite(c, x, y *Term) *Term {
 		return y
 	case x == y:
 		return x
+	case b.raw:
 	case x.Width == 1 && x.IsConst() && y.IsConst():
 		if x.Value == 1 {
 			return c // c ? 1 : 0

@@ -47,6 +47,7 @@ type benchResult struct {
 	Seconds       float64 `json:"seconds"`
 	Stages        int     `json:"stages"`
 	StagesNoPred  int     `json:"stages_no_pred_pack"`
+	StagesNoPre   int     `json:"stages_no_preprocess"`
 	CaTStages     int     `json:"cat_stages"`
 	SolverQueries int     `json:"solver_queries"`
 	Error         string  `json:"error,omitempty"`
@@ -83,7 +84,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		r := benchOne(ctx, row, *corpus, *timeout)
 		results = append(results, r)
 		fmt.Fprintf(stdout, format, r.Benchmark, r.Target, r.ALU, fmt.Sprintf("%.2fs", r.Seconds),
-			stagesText(r.Stages), stagesText(r.StagesNoPred), "-", strconv.Itoa(r.CaTStages), strconv.Itoa(r.SolverQueries))
+			stagesText(r.Stages), stagesText(r.StagesNoPred), stagesText(r.StagesNoPre), strconv.Itoa(r.CaTStages), strconv.Itoa(r.SolverQueries))
 		if r.Error != "" {
 			fmt.Fprintf(stderr, "%s (%s %s): %s\n", r.Benchmark, r.Target, r.ALU, r.Error)
 		}
@@ -98,10 +99,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// benchOne compiles a row with and without predecessor packing; the time
-// is the default compile's.
+// benchOne compiles a row by default, without predecessor packing and
+// without preprocessing; the time is the default compile's.
 func benchOne(ctx context.Context, row benchRow, corpus string, timeout time.Duration) benchResult {
-	r := benchResult{Benchmark: row.File, Target: row.Target, ALU: row.ALU, CaTStages: row.CaT, Stages: -1, StagesNoPred: -1}
+	r := benchResult{Benchmark: row.File, Target: row.Target, ALU: row.ALU, CaTStages: row.CaT, Stages: -1, StagesNoPred: -1, StagesNoPre: -1}
 	if r.ALU == "" {
 		r.ALU = "stateful"
 	}
@@ -111,26 +112,33 @@ func benchOne(ctx context.Context, row benchRow, corpus string, timeout time.Dur
 		r.Error = err.Error()
 		return r
 	}
-	for _, noPred := range []bool{false, true} {
+	// The default compile first: its time is the row's; then the two
+	// ablations, each with one optimization off.
+	for _, variant := range []struct{ noPred, noPre bool }{{false, false}, {true, false}, {false, true}} {
 		req := driver.Request{File: file, Source: src, Target: row.Target, ALU: row.ALU,
-			Synth: synth.Options{NoPredecessorPacking: noPred}}
+			Synth: synth.Options{NoPredecessorPacking: variant.noPred}, NoPreprocess: variant.noPre}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		start := time.Now()
 		res, err := driver.Compile(cctx, req, nil)
 		cancel()
-		if noPred {
+		switch {
+		case variant.noPred:
 			if err == nil {
 				r.StagesNoPred = res.Report.Stages
 			}
-			continue
-		}
-		r.Seconds = time.Since(start).Seconds()
-		if err != nil {
+		case variant.noPre:
+			if err == nil {
+				r.StagesNoPre = res.Report.Stages
+			}
+		case err != nil:
+			r.Seconds = time.Since(start).Seconds()
 			r.Error = benchError(err)
 			return r
+		default:
+			r.Seconds = time.Since(start).Seconds()
+			r.Stages = res.Report.Stages
+			r.SolverQueries = res.Report.SolverQueries
 		}
-		r.Stages = res.Report.Stages
-		r.SolverQueries = res.Report.SolverQueries
 	}
 	return r
 }
