@@ -24,13 +24,19 @@ func Dir() string {
 // error.
 func Load(t testing.TB, name string) *ir.Program {
 	t.Helper()
-	file := filepath.Join(Dir(), "ok", name)
-	src, err := os.ReadFile(file)
+	src, err := os.ReadFile(filepath.Join(Dir(), "ok", name))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return LoadSource(t, name, src)
+}
+
+// LoadSource loads src as if it were the corpus program name (its
+// includes resolve the same way): a test's rewriting of a program.
+func LoadSource(t testing.TB, name string, src []byte) *ir.Program {
+	t.Helper()
 	var d diag.List
-	prog, _, err := frontend.Load(context.Background(), file, src, frontend.Options{}, &d)
+	prog, _, err := frontend.Load(context.Background(), filepath.Join(Dir(), "ok", name), src, frontend.Options{}, &d)
 	if err != nil || prog == nil {
 		t.Fatalf("%s: %v\n%s", name, err, &d)
 	}
