@@ -33,8 +33,8 @@ func QueryKey(g *grammar.Grammar, spec Spec, width int) (string, bool) {
 	h := sha256.New()
 	fmt.Fprintf(h, "p4hls query v1\ngrammar %s %d\n", g.Name, len(g.Source))
 	h.Write(g.Source)
-	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nspec %d\n", width, spec.States, spec.Packets,
-		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, len(spec.Key))
+	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nfixed %v\nspec %d\n", width, spec.States, spec.Packets,
+		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, spec.Fixed, len(spec.Key))
 	io.WriteString(h, spec.Key)
 	return hex.EncodeToString(h.Sum(nil)), true
 }

@@ -33,6 +33,9 @@ type Spec struct {
 	// holds a value of that many bits, zero-extended to the word (a field
 	// or a 1-bit result): the ALU need be right only on such inputs.
 	StateWidths, PacketWidths []int
+	// Fixed pins packet inputs to values: a constant wider than the
+	// grammar's immediates, given to the ALU as an input (action data).
+	Fixed map[int]uint64
 	// Key describes Encode canonically for the query cache (two specs
 	// with one key compute the same); "" leaves the query uncached.
 	Key string
@@ -50,6 +53,9 @@ func (spec Spec) inRange(x *z3.Context, states, packets []z3.Expr, width int) z3
 	}
 	bound(spec.StateWidths, states)
 	bound(spec.PacketWidths, packets)
+	for i, v := range spec.Fixed {
+		conds = append(conds, packets[i].Eq(x.BV(v&(1<<uint(width)-1), width)))
+	}
 	return x.And(conds...)
 }
 
@@ -230,6 +236,9 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 		}
 		for j := range e.packets {
 			e.packets[j] = uint64(r.Intn(8)) & mask & widthMask(spec.PacketWidths, j)
+			if v, ok := spec.Fixed[j]; ok {
+				e.packets[j] = v & mask
+			}
 		}
 		out = append(out, e)
 	}

@@ -55,7 +55,7 @@ type OperandKind int
 const (
 	FromField OperandKind = iota // Graph.Fields[Index], as the stage reads it
 	FromALU                      // the output of Graph.ALUs[Index]
-	FromConst                    // Value
+	FromConst                    // Value (an immediate, or action data where no immediate holds it)
 	FromHash                     // the result of Graph.Hashes[Index]
 )
 

@@ -371,6 +371,17 @@ func (s *synthesizer) statefulALU(gr *group) error {
 			}
 		}
 	}
+	// A constant wider than the grammar's immediates can come in as an
+	// input; without it, no attempt would fit.
+	if wide := s.wideConstants(gr); len(wide) > 0 {
+		var lifted []attempt
+		for _, a := range attempts {
+			if f := append(append([]*Term(nil), a.frontier...), wide...); len(f) <= len(g.Packets) {
+				lifted = append(lifted, attempt{f, a.out, a.depth})
+			}
+		}
+		attempts = append(lifted, attempts...)
+	}
 	// Shallowest first; among equals, folded before not, the needed term
 	// before a state.
 	sort.SliceStable(attempts, func(i, j int) bool { return attempts[i].depth < attempts[j].depth })
@@ -394,6 +405,38 @@ func (s *synthesizer) statefulALU(gr *group) error {
 		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
 	}
 	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+}
+
+// wideConstants lists the constants of a group's updates that no
+// immediate of the stateful grammar holds.
+func (s *synthesizer) wideConstants(gr *group) []*Term {
+	bits := 0
+	for _, h := range s.stateful.Holes {
+		if h.Kind == grammar.HoleConst {
+			bits = max(bits, h.Bits)
+		} else if h.Kind == grammar.HoleSConst {
+			bits = max(bits, h.Bits-1)
+		}
+	}
+	var out []*Term
+	seen := map[*Term]bool{}
+	var walk func(t *Term)
+	walk = func(t *Term) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.IsConst() && bits < 64 && t.Value>>uint(bits) != 0 && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	for _, c := range gr.cells {
+		walk(c.Post)
+	}
+	return out
 }
 
 // attempt is one way to map a group: what its ALU reads and outputs.
@@ -705,6 +748,12 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 	}
 	for i, t := range frontier {
 		bound[t] = "p" + strconv.Itoa(i)
+		if t.IsConst() {
+			if spec.Fixed == nil {
+				spec.Fixed = map[int]uint64{}
+			}
+			spec.Fixed[i] = t.Value
+		}
 	}
 	spec.Key = termsKey(roots, bound)
 	spec.Encode = func(x *z3.Context, states, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
