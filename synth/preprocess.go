@@ -361,17 +361,57 @@ func (p *preprocessor) hash(st *symState, c *ir.Call) {
 	}
 	var data []*Term
 	for _, e := range list.Elems {
-		t := p.expr(st, e)
-		if t.Op != OpInput {
-			p.unsupported(e.Span(), "hash of %s: a hash unit reads fields as the action begins, not computed values", ir.Format(e))
-		}
-		data = append(data, t)
+		data = append(data, p.expr(st, e))
 	}
 	w := ir.WidthBits(c.Args[0].Value.Type())
 	if w == 0 || w > 64 {
 		p.unsupported(c.Span(), "hash result of %d bits", w)
 	}
-	p.write(st, c.Args[0].Value, p.b.HashOf(HashSpec{Algo: algo, Base: base.Value, Max: max.Value}, data, w))
+	h, bad := p.hashTerm(HashSpec{Algo: algo, Base: base.Value, Max: max.Value}, data, w, maxHashSplits)
+	if bad >= 0 {
+		e := list.Elems[bad]
+		p.unsupported(e.Span(), "hash of %s: a hash unit reads fields as the action begins, not computed values", ir.Format(e))
+	}
+	p.write(st, c.Args[0].Value, h)
+}
+
+// maxHashSplits bounds the conditions a hash is split on (2^n hash units).
+const maxHashSplits = 2
+
+// hashTerm hashes data. Where a datum is chosen by a condition, c ? x : y
+// (a connection's endpoints ordered by direction), the hash becomes
+// c ? hash(..x..) : hash(..y..): every hash unit then reads fields, and a
+// stateless ALU picks the result. bad is the index of a datum that stays
+// computed, or -1.
+func (p *preprocessor) hashTerm(spec HashSpec, data []*Term, w, splits int) (h *Term, bad int) {
+	for i, d := range data {
+		if d.Op == OpInput {
+			continue
+		}
+		if d.Op != OpIte || splits == 0 {
+			return nil, i
+		}
+		cond := d.Args[0]
+		pick := func(arm int) []*Term {
+			out := append([]*Term(nil), data...)
+			for j, e := range out {
+				if e.Op == OpIte && e.Args[0] == cond {
+					out[j] = e.Args[arm]
+				}
+			}
+			return out
+		}
+		then, bad := p.hashTerm(spec, pick(1), w, splits-1)
+		if bad >= 0 {
+			return nil, bad
+		}
+		els, bad := p.hashTerm(spec, pick(2), w, splits-1)
+		if bad >= 0 {
+			return nil, bad
+		}
+		return p.b.Ite(cond, then, els), -1
+	}
+	return p.b.HashOf(spec, data, w), -1
 }
 
 func cellKey(c *Cell) string { return "cell:" + c.Name }

@@ -173,11 +173,11 @@ func atomicBlock(t *testing.T, src string) (start, end int) {
 // TestRewritingsKeepTheStageCount: ten rewritings of each benchmark that
 // synthesizes on its Table 4 Banzai atom mean what the original means
 // (the interpreter agrees on 2,000 packets) and synthesize to as many
-// stages. The snap heavy hitter, spam detection and the stateful firewall
-// have no mapping yet, so nothing to keep.
+// stages. The snap heavy hitter has no mapping yet; spam detection's
+// takes a query that runs into its time budget, too slow for ten.
 func TestRewritingsKeepTheStageCount(t *testing.T) {
 	if testing.Short() {
-		t.Skip("synthesizes 110 programs")
+		t.Skip("synthesizes 120 programs")
 	}
 	rows := []struct{ file, atom string }{
 		{"blue_increase.p4", "pred_raw"},
@@ -191,6 +191,7 @@ func TestRewritingsKeepTheStageCount(t *testing.T) {
 		{"conga.p4", "pair"},
 		{"learn_filter.p4", "raw"},
 		{"stfq.p4", "nested_ifs"},
+		{"stateful_firewall.p4", "pred_raw"},
 	}
 	cache := synth.NewMemoryCache()
 	for _, row := range rows {

@@ -64,6 +64,10 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 		{"flowlet.p4", "pred_raw", 0},
 		{"learn_filter.p4", "raw", 3},
 		{"spam_detection.p4", "pair", 0},
+		// By hand: the index (hash units of both endpoint orders, one
+		// ALU picks by direction) and from_inside == 1 in stage 1, the
+		// state in 2, allowed = (new state == 1) in 3; CaT needs 4.
+		{"stateful_firewall.p4", "pred_raw", 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.atom, func(t *testing.T) {
