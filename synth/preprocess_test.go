@@ -30,6 +30,13 @@ func TestPreprocess(t *testing.T) {
 		{"marple_new_flow.p4",
 			[]string{"seen[hdr.app.flow]: ((seen[hdr.app.flow]_pre == 32w0) ? 32w1 : seen[hdr.app.flow]_pre)"},
 			[]string{"hdr.app.new_flow = ((seen[hdr.app.flow]_pre == 32w0) ? 32w1 : 32w0)"}},
+		// cnt + 1 == 1000 becomes cnt == 999: no adder before the compare.
+		{"snap_heavy_hitter.p4",
+			[]string{
+				"hh_counter[hdr.app.flow]: ((is_heavy[hdr.app.flow]_pre == 32w0) ? (hh_counter[hdr.app.flow]_pre + 32w1) : hh_counter[hdr.app.flow]_pre)",
+				"is_heavy[hdr.app.flow]: ((is_heavy[hdr.app.flow]_pre == 32w0) ? ((hh_counter[hdr.app.flow]_pre == 32w999) ? 32w1 : is_heavy[hdr.app.flow]_pre) : is_heavy[hdr.app.flow]_pre)",
+			},
+			[]string{"hdr.app.heavy = ((is_heavy[hdr.app.flow]_pre == 32w0) ? ((hh_counter[hdr.app.flow]_pre == 32w999) ? 32w1 : is_heavy[hdr.app.flow]_pre) : is_heavy[hdr.app.flow]_pre)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

@@ -59,6 +59,7 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 		{"blue_increase.p4", "pred_raw", 4},
 		{"blue_decrease.p4", "sub", 4},
 		{"conga.p4", "pair", 1},
+		{"snap_heavy_hitter.p4", "pair", 1},
 		{"dns_ttl_change.p4", "nested_ifs", 0},
 		{"stfq.p4", "nested_ifs", 2},
 		{"flowlet.p4", "pred_raw", 0},

@@ -278,6 +278,16 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 			return b.Bool(false)
 		}
 	}
+	// x + c1 == c2 is x == c2 - c1 (and x - c1 == c2 is x == c2 + c1):
+	// adding a constant is a bijection on words, so this holds with
+	// wraparound too; the comparison then needs no adder.
+	if (op == OpEq || op == OpNe) && y.IsConst() && (x.Op == OpAdd || x.Op == OpSub) && x.Args[1].IsConst() {
+		inverse := OpSub
+		if x.Op == OpSub {
+			inverse = OpAdd
+		}
+		return b.Binary(op, x.Args[0], b.Const(fold(inverse, y.Value, x.Args[1].Value, w), w))
+	}
 	return b.intern(&Term{Op: op, Width: resultWidth(op, w), Args: []*Term{x, y}})
 }
 

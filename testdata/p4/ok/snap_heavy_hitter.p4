@@ -27,7 +27,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
             is_heavy.read(heavy, idx);
             if (heavy == 0) {
                 cnt = cnt + 1;
-                if (cnt >= THRESHOLD) {
+                if (cnt == THRESHOLD) {
                     heavy = 1;
                 }
             }
