@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -352,6 +353,25 @@ func topoOrder(groups []*group) []*group {
 // it is; for each, the output choices in order.
 func (s *synthesizer) statefulALU(gr *group) error {
 	g := s.stateful
+	attempts := s.attempts(gr)
+	if len(attempts) == 0 {
+		return s.unsupported("the update of %s needs %d packet inputs (%s); ALU %s has %d",
+			cellNames(gr.cells), len(gr.frontier), termList(gr.frontier), g.Name, len(g.Packets))
+	}
+	if ok, err := s.mapGroup(gr, attempts); ok || err != nil {
+		return err
+	}
+	var updates []string
+	for _, c := range gr.cells {
+		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
+	}
+	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+}
+
+// attempts lists the ways to map a group, shallowest first; among
+// equals, folded before not, the needed term before a state.
+func (s *synthesizer) attempts(gr *group) []attempt {
+	g := s.stateful
 	var attempts []attempt
 	for _, out := range s.outputChoices(gr) {
 		base := gr.frontier
@@ -382,29 +402,98 @@ func (s *synthesizer) statefulALU(gr *group) error {
 		}
 		attempts = append(lifted, attempts...)
 	}
-	// Shallowest first; among equals, folded before not, the needed term
-	// before a state.
 	sort.SliceStable(attempts, func(i, j int) bool { return attempts[i].depth < attempts[j].depth })
-	tried := len(attempts) > 0
-	queries := make([]sketchQuery, len(attempts))
-	for i, a := range attempts {
-		queries[i] = sketchQuery{aluSketch{g}, s.statefulSpec(gr, a.frontier, a.out)}
+	return attempts
+}
+
+// mapGroup adds the group's ALU by the first attempt, in order, that has
+// a configuration and whose inputs the stateless ALUs can compute (an
+// attempt that fails there is undone and the next one tried). The first
+// round gives every query but the last a time budget (every query, with
+// packing: the run without it is the fallback); the queries that ran out
+// of it run again without one, since a mapping found late beats none.
+func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
+	settled := make([]bool, len(attempts)) // no configuration, or tried
+	for round := 0; ; round++ {
+		var idx []int
+		var queries []sketchQuery
+		for k, a := range attempts {
+			if !settled[k] {
+				idx = append(idx, k)
+				queries = append(queries, sketchQuery{aluSketch{s.stateful}, s.statefulSpec(gr, a.frontier, a.out)})
+			}
+		}
+		if len(idx) == 0 || round > 0 && s.pack {
+			return false, nil
+		}
+		budgeted := 0
+		if round == 0 {
+			budgeted = len(queries) - 1
+			if s.pack {
+				budgeted = len(queries)
+			}
+		}
+		i, cfg, unsettled, err := s.firstConfig(queries, budgeted)
+		if err != nil {
+			return false, err
+		}
+		for j, k := range idx {
+			if (i < 0 || j < i) && !slices.Contains(unsettled, j) {
+				settled[k] = true
+			}
+		}
+		if i < 0 {
+			if len(unsettled) == 0 || round > 0 {
+				return false, nil
+			}
+			continue
+		}
+		a := attempts[idx[i]]
+		mark := s.mark()
+		err = s.addStateful(gr, a.frontier, a.out, cfg)
+		if err == nil {
+			err = s.readyNeeds(gr)
+		}
+		var u *UnsupportedError
+		if !errors.As(err, &u) {
+			return err == nil, err
+		}
+		s.undo(mark)
+		settled[idx[i]] = true
 	}
-	if i, cfg, err := s.firstConfig(queries, false); err != nil {
-		return err
-	} else if i >= 0 {
-		a := attempts[i]
-		return s.addStateful(gr, a.frontier, a.out, cfg)
+}
+
+// readyNeeds computes the group's needs that are the action's results
+// and read no state still to be mapped: the attempt's output must make
+// them computable (sampling's flag is the old count == 29, which Tofino's
+// stateless ALUs cannot compare; the ALU must output the flag itself).
+// Needs that feed other ALUs may still be cut lower by those ALUs.
+func (s *synthesizer) readyNeeds(gr *group) error {
+	for _, need := range gr.needs {
+		if !s.available([]*Term{need}) || !slices.ContainsFunc(s.tx.Outputs, func(o *Output) bool { return o.Value == need }) {
+			continue
+		}
+		if _, err := s.operand(need); err != nil {
+			return err
+		}
 	}
-	if !tried {
-		return s.unsupported("the update of %s needs %d packet inputs (%s); ALU %s has %d",
-			cellNames(gr.cells), len(gr.frontier), termList(gr.frontier), g.Name, len(g.Packets))
-	}
-	var updates []string
-	for _, c := range gr.cells {
-		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
-	}
-	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
+	return nil
+}
+
+// mark is how far the graph has been built, to undo an attempt.
+type mark struct {
+	alus, hashes, fields int
+	done                 map[*Term]Operand
+	names                map[string]int
+}
+
+func (s *synthesizer) mark() mark {
+	return mark{len(s.g.ALUs), len(s.g.Hashes), len(s.g.Fields), maps.Clone(s.done), maps.Clone(s.fields)}
+}
+
+func (s *synthesizer) undo(m mark) {
+	s.g.ALUs, s.g.Hashes, s.g.Fields = s.g.ALUs[:m.alus], s.g.Hashes[:m.hashes], s.g.Fields[:m.fields]
+	s.done, s.fields = m.done, m.names
 }
 
 // wideConstants lists the constants of a group's updates that no
@@ -455,14 +544,15 @@ type sketchQuery struct {
 // firstConfig returns the first query, in order, that has a
 // configuration, and the configuration; -1 when none has. Queries run in
 // parallel, GOMAXPROCS at a time; a success cancels the queries after
-// it. Every query but the last (every query, with budgetLast) has a time
-// budget, so a hard query for a shallower mapping does not starve the
-// ones after it (nor the caller's fallback).
-func (s *synthesizer) firstConfig(attempts []sketchQuery, budgetLast bool) (int, grammar.Config, error) {
+// it. The first budgeted queries have a time budget, so a hard query for a
+// shallower mapping does not starve the ones after it (nor a caller's
+// fallback); cut lists those that ran out of it.
+func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int) (index int, cfg grammar.Config, cut []int, err error) {
 	type result struct {
 		cfg     grammar.Config
 		err     error
 		skipped bool // no configuration, or out of budget or overtaken
+		cut     bool // out of budget
 	}
 	window := max(runtime.GOMAXPROCS(0), 1)
 	for start := 0; start < len(attempts); start += window {
@@ -472,7 +562,7 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgetLast bool) (int,
 		ctxs := make([]context.Context, end-start)
 		for j := range results {
 			ctxs[j], cancels[j] = context.WithCancel(s.ctx)
-			if (start+j < len(attempts)-1 || budgetLast) && s.attemptBudget > 0 {
+			if start+j < budgeted && s.attemptBudget > 0 {
 				ctxs[j], cancels[j] = context.WithTimeout(s.ctx, s.attemptBudget)
 			}
 		}
@@ -485,6 +575,7 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgetLast bool) (int,
 				defer wg.Done()
 				cfg, err := s.queryCtx(ctxs[j], q.sketch, q.spec)
 				r := result{cfg: cfg, err: err}
+				r.cut = err != nil && s.ctx.Err() == nil && errors.Is(ctxs[j].Err(), context.DeadlineExceeded)
 				r.skipped = errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
 				mu.Lock()
 				results[j] = r
@@ -501,16 +592,19 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgetLast bool) (int,
 			cancels[j]()
 		}
 		for j, r := range results {
+			if r.cut {
+				cut = append(cut, start+j)
+			}
 			if r.skipped {
 				continue
 			}
 			if r.err != nil {
-				return -1, nil, r.err
+				return -1, nil, nil, r.err
 			}
-			return start + j, r.cfg, nil
+			return start + j, r.cfg, cut, nil
 		}
 	}
-	return -1, nil, nil
+	return -1, nil, cut, nil
 }
 
 // estimate is the depth after which a group's needs are ready if its ALU
@@ -619,10 +713,28 @@ func (s *synthesizer) frontierChoices(frontier []*Term) [][]*Term {
 			}
 		}
 	}
-	if sameTerms(folded, frontier) {
-		return [][]*Term{frontier}
+	// One level down: the ALU computes the frontier's last operations
+	// itself (a comparison of a difference that the stateless ALUs
+	// computed: Tofino's VLIW slot subtracts but cannot compare).
+	var down []*Term
+	for _, t := range frontier {
+		if _, done := s.done[t]; done || t.IsLeaf() {
+			down = appendNew(down, t)
+			continue
+		}
+		for _, a := range t.Args {
+			if !a.IsConst() {
+				down = appendNew(down, a)
+			}
+		}
 	}
-	return [][]*Term{folded, frontier}
+	choices := [][]*Term{folded}
+	for _, c := range [][]*Term{down, frontier} {
+		if !slices.ContainsFunc(choices, func(d []*Term) bool { return sameTerms(c, d) }) {
+			choices = append(choices, c)
+		}
+	}
+	return choices
 }
 
 // available says whether every term can be computed now: it reads no
@@ -636,6 +748,13 @@ func (s *synthesizer) available(terms []*Term) bool {
 		}
 	}
 	return true
+}
+
+func appendNew(ts []*Term, t *Term) []*Term {
+	if slices.Contains(ts, t) {
+		return ts
+	}
+	return append(ts, t)
 }
 
 func sameTerms(a, b []*Term) bool {
@@ -848,6 +967,11 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 		return Operand{}, s.unsupported("%s needs %d inputs; ALU %s has %d", t, len(args), g.Name, len(g.Packets))
 	}
 	op, err := s.statelessQuery(t, args)
+	if errors.Is(err, ErrNoConfig) && len(args) == 2 {
+		// The ALU's operands are wired in order: Tofino's VLIW slot has
+		// x1 - x0 but not x0 - x1.
+		op, err = s.statelessQuery(t, []*Term{args[1], args[0]})
+	}
 	if errors.Is(err, ErrNoConfig) {
 		return op, s.unsupported("no configuration of ALU %s computes %s", g.Name, t)
 	}

@@ -261,7 +261,7 @@ func (s *synthesizer) statelessTree(t *Term) (op Operand, ok bool, err error) {
 		return Operand{}, false, nil
 	}
 	trees, queries := s.treeQueries(t, ops, s.perOperationDepth(t, map[*Term]int{}))
-	i, cfg, err := s.firstConfig(queries, true)
+	i, cfg, _, err := s.firstConfig(queries, len(queries))
 	if err != nil || i < 0 {
 		return Operand{}, false, err
 	}
