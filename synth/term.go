@@ -278,6 +278,17 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 			return b.Bool(false)
 		}
 	}
+	// x == y is x - y == 0 (and so for !=): ALUs that compare one input
+	// with a constant (Tofino's) then compare a difference a stateless
+	// ALU computed, and a cut of the term finds that difference.
+	// The operands are ordered by their text, so a == b and b == a are
+	// one term.
+	if (op == OpEq || op == OpNe) && w > 1 && !y.IsConst() && !x.IsConst() {
+		if x.String() > y.String() {
+			x, y = y, x
+		}
+		return b.Binary(op, b.Binary(OpSub, x, y), b.Const(0, w))
+	}
 	// x + c1 == c2 is x == c2 - c1 (and x - c1 == c2 is x == c2 + c1):
 	// adding a constant is a bijection on words, so this holds with
 	// wraparound too; the comparison then needs no adder.
@@ -366,8 +377,23 @@ func (b *Builder) Ite(c, x, y *Term) *Term {
 		return b.Not(c) // c ? 0 : 1
 	case c.Op == OpNot:
 		return b.Ite(c.Args[0], y, x)
+	case isDifferenceTest(c):
+		// u != v ? u : v is u, and u != v ? v : u is v: the then arm;
+		// with ==, the else arm.
+		u, v := c.Args[0].Args[0], c.Args[0].Args[1]
+		if x == u && y == v || x == v && y == u {
+			if c.Op == OpNe {
+				return x
+			}
+			return y
+		}
 	}
 	return b.intern(&Term{Op: OpIte, Width: x.Width, Args: []*Term{c, x, y}})
+}
+
+// isDifferenceTest says whether c is u - v == 0 or u - v != 0.
+func isDifferenceTest(c *Term) bool {
+	return (c.Op == OpEq || c.Op == OpNe) && c.Args[1].IsConst() && c.Args[1].Value == 0 && c.Args[0].Op == OpSub
 }
 
 // And and Or of 1-bit terms.
