@@ -47,6 +47,9 @@ type ALU struct {
 	// Depth is the ALU's stage within the action: one more than the
 	// deepest ALU it reads (0 when it reads only fields).
 	Depth int
+	// term is the transaction's value the output is meant to be (nil for
+	// a tree's inner ALUs): Prove checks each ALU against it.
+	term *Term
 }
 
 // OperandKind says where an operand comes from.

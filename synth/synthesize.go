@@ -433,7 +433,7 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 				budgeted = len(queries)
 			}
 		}
-		i, cfg, unsettled, err := s.firstConfig(queries, budgeted)
+		i, cfg, unsettled, err := s.firstConfig(queries, budgeted, s.attemptBudget)
 		if err != nil {
 			return false, err
 		}
@@ -499,14 +499,7 @@ func (s *synthesizer) undo(m mark) {
 // wideConstants lists the constants of a group's updates that no
 // immediate of the stateful grammar holds.
 func (s *synthesizer) wideConstants(gr *group) []*Term {
-	bits := 0
-	for _, h := range s.stateful.Holes {
-		if h.Kind == grammar.HoleConst {
-			bits = max(bits, h.Bits)
-		} else if h.Kind == grammar.HoleSConst {
-			bits = max(bits, h.Bits-1)
-		}
-	}
+	bits := immediateBits(s.stateful)
 	var out []*Term
 	seen := map[*Term]bool{}
 	var walk func(t *Term)
@@ -544,10 +537,10 @@ type sketchQuery struct {
 // firstConfig returns the first query, in order, that has a
 // configuration, and the configuration; -1 when none has. Queries run in
 // parallel, GOMAXPROCS at a time; a success cancels the queries after
-// it. The first budgeted queries have a time budget, so a hard query for a
+// it. The first budgeted queries have a time budget (budget), so a hard query for a
 // shallower mapping does not starve the ones after it (nor a caller's
 // fallback); cut lists those that ran out of it.
-func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int) (index int, cfg grammar.Config, cut []int, err error) {
+func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget time.Duration) (index int, cfg grammar.Config, cut []int, err error) {
 	type result struct {
 		cfg     grammar.Config
 		err     error
@@ -562,8 +555,8 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int) (index i
 		ctxs := make([]context.Context, end-start)
 		for j := range results {
 			ctxs[j], cancels[j] = context.WithCancel(s.ctx)
-			if start+j < budgeted && s.attemptBudget > 0 {
-				ctxs[j], cancels[j] = context.WithTimeout(s.ctx, s.attemptBudget)
+			if start+j < budgeted && budget > 0 {
+				ctxs[j], cancels[j] = context.WithTimeout(s.ctx, budget)
 			}
 		}
 		var mu sync.Mutex
@@ -696,6 +689,7 @@ func (s *synthesizer) addStateful(gr *group, frontier []*Term, out *Term, cfg gr
 	s.g.ALUs = append(s.g.ALUs, alu)
 	if out != nil {
 		s.done[out] = Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}
+		alu.term = out
 	}
 	return nil
 }
@@ -924,6 +918,9 @@ func (s *synthesizer) operand(t *Term) (Operand, error) {
 		return op, err
 	}
 	s.done[t] = op
+	if op.Kind == FromALU && s.g.ALUs[op.Index].term == nil {
+		s.g.ALUs[op.Index].term = t
+	}
 	return op, nil
 }
 
@@ -948,12 +945,6 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 	if op, ok, err := s.statelessTree(t); err != nil || ok {
 		return op, err
 	}
-	if leaves := s.leaves(t); len(leaves) <= len(g.Packets) {
-		op, err := s.statelessQuery(t, leaves)
-		if !errors.Is(err, ErrNoConfig) {
-			return op, err
-		}
-	}
 	var args []*Term
 	for _, a := range t.Args {
 		if !a.IsConst() && !slices.Contains(args, a) {
@@ -966,16 +957,59 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 	if len(args) > len(g.Packets) {
 		return Operand{}, s.unsupported("%s needs %d inputs; ALU %s has %d", t, len(args), g.Name, len(g.Packets))
 	}
-	op, err := s.statelessQuery(t, args)
-	if errors.Is(err, ErrNoConfig) && len(args) == 2 {
-		// The ALU's operands are wired in order: Tofino's VLIW slot has
-		// x1 - x0 but not x0 - x1.
-		op, err = s.statelessQuery(t, []*Term{args[1], args[0]})
+	// The ALU's operands are wired in order (Tofino's VLIW slot has x1 -
+	// x0 but not x0 - x1), so both orders are tried; a constant no
+	// immediate holds comes in as an input (action data).
+	orders := [][]*Term{args, reversed(args)}
+	if wide := wideConstantArgs(t, g); len(wide) > 0 && len(args)+len(wide) <= len(g.Packets) {
+		with := append(append([]*Term(nil), args...), wide...)
+		orders = append(orders, with, reversed(with))
 	}
-	if errors.Is(err, ErrNoConfig) {
-		return op, s.unsupported("no configuration of ALU %s computes %s", g.Name, t)
+	var tried [][]*Term
+	for _, order := range orders {
+		if slices.ContainsFunc(tried, func(o []*Term) bool { return slices.Equal(o, order) }) {
+			continue
+		}
+		tried = append(tried, order)
+		op, err := s.statelessQuery(t, order)
+		if !errors.Is(err, ErrNoConfig) {
+			return op, err
+		}
 	}
-	return op, err
+	return Operand{}, s.unsupported("no configuration of ALU %s computes %s", g.Name, t)
+}
+
+func reversed(ts []*Term) []*Term {
+	out := slices.Clone(ts)
+	slices.Reverse(out)
+	return out
+}
+
+// wideConstantArgs lists t's constant operands that no immediate of g
+// holds.
+func wideConstantArgs(t *Term, g *grammar.Grammar) []*Term {
+	bits := immediateBits(g)
+	var out []*Term
+	for _, a := range t.Args {
+		if a.IsConst() && bits < 64 && a.Value>>uint(bits) != 0 && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// immediateBits is the width of the widest unsigned value an immediate of
+// g holds.
+func immediateBits(g *grammar.Grammar) int {
+	bits := 0
+	for _, h := range g.Holes {
+		if h.Kind == grammar.HoleConst {
+			bits = max(bits, h.Bits)
+		} else if h.Kind == grammar.HoleSConst {
+			bits = max(bits, h.Bits-1)
+		}
+	}
+	return bits
 }
 
 // leaves are the terms a stateless ALU over t would read: inputs, and
@@ -1009,6 +1043,12 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 	bound := map[*Term]string{}
 	for i, a := range args {
 		bound[a] = "p" + strconv.Itoa(i)
+		if a.IsConst() {
+			if spec.Fixed == nil {
+				spec.Fixed = map[int]uint64{}
+			}
+			spec.Fixed[i] = a.Value
+		}
 	}
 	spec.Key = termsKey([]*Term{t}, bound)
 	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {

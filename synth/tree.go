@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/p4hls/p4hls/solver/z3"
 	"github.com/p4hls/p4hls/synth/grammar"
@@ -149,6 +150,13 @@ func (t *tree) pick(l int, v uint64) (operand bool, index int) {
 	return false, i - len(t.visible[l])
 }
 
+// treeBudget is the most time one tree query may take.
+const treeBudget = 500 * time.Millisecond
+
+// maxTreeGain bounds the stages a tree is expected to save over one ALU
+// per operation: terms deeper than that are left to that fallback.
+const maxTreeGain = 3
+
 // maxTreeLevels bounds the trees tried before falling back to one ALU per
 // operation: deeper sketches grow past what the solver answers quickly.
 const maxTreeLevels = 3
@@ -231,6 +239,7 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 	spread := min(len(s.stateless.Packets), 2)
 	var trees []*tree
 	var queries []sketchQuery
+	seen := map[string]bool{}
 	for stage := first + 1; stage < limit; stage++ {
 		for levels := 1; levels <= min(maxTreeLevels, stage-first); levels++ {
 			perLevel := make([]int, levels)
@@ -242,6 +251,14 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 						visible[l] = append(visible[l], i)
 					}
 				}
+			}
+			// A later stage that sees what an earlier one saw is the
+			// same tree, later: of a term over fields alone, only the
+			// first three stages differ.
+			if shape := fmt.Sprint(visible); seen[shape] {
+				continue
+			} else {
+				seen[shape] = true
 			}
 			perLevel[levels-1] = 1
 			tr := newTree(s.stateless, inputs, ops, perLevel, visible)
@@ -260,8 +277,21 @@ func (s *synthesizer) statelessTree(t *Term) (op Operand, ok bool, err error) {
 	if len(ops) == 0 {
 		return Operand{}, false, nil
 	}
-	trees, queries := s.treeQueries(t, ops, s.perOperationDepth(t, map[*Term]int{}))
-	i, cfg, _, err := s.firstConfig(queries, len(queries))
+	limit := s.perOperationDepth(t, map[*Term]int{})
+	first := limit
+	for _, o := range ops {
+		first = min(first, s.arrival(o))
+	}
+	if limit-first > maxTreeGain+maxTreeLevels {
+		// A tree of three levels will not do what a chain of many more
+		// operations does; its queries would be slow for nothing (8
+		// SipRounds: a hundred operations on one word).
+		return Operand{}, false, nil
+	}
+	trees, queries := s.treeQueries(t, ops, limit)
+	// Tree queries are many and one ALU per operation is there when they
+	// fail: a short budget each.
+	i, cfg, _, err := s.firstConfig(queries, len(queries), min(s.attemptBudget, treeBudget))
 	if err != nil || i < 0 {
 		return Operand{}, false, err
 	}

@@ -29,29 +29,32 @@ header app_t {
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
     action siphash() {
-        bit<32> v0 = K0;
-        bit<32> v1 = K1;
-        bit<32> v2 = 32w0x6c796765 ^ K0;
-        bit<32> v3 = 32w0x74656462 ^ K1;
-        bit<32> m = hdr.app.msg;
-        // Compression of the message word: 2 rounds.
-        v3 = v3 ^ m;
-        SIPROUND
-        SIPROUND
-        v0 = v0 ^ m;
-        // The final block holds the message length (4 bytes) in its top byte.
-        bit<32> b = 32w4 << 24;
-        v3 = v3 ^ b;
-        SIPROUND
-        SIPROUND
-        v0 = v0 ^ b;
-        // Finalization: 4 rounds.
-        v2 = v2 ^ 0xff;
-        SIPROUND
-        SIPROUND
-        SIPROUND
-        SIPROUND
-        hdr.app.hash = v1 ^ v3;
+        // One transaction: p4hls splits it across stages (CaT §2).
+        @atomic {
+            bit<32> v0 = K0;
+            bit<32> v1 = K1;
+            bit<32> v2 = 32w0x6c796765 ^ K0;
+            bit<32> v3 = 32w0x74656462 ^ K1;
+            bit<32> m = hdr.app.msg;
+            // Compression of the message word: 2 rounds.
+            v3 = v3 ^ m;
+            SIPROUND
+            SIPROUND
+            v0 = v0 ^ m;
+            // The final block holds the message length (4 bytes) in its top byte.
+            bit<32> b = 32w4 << 24;
+            v3 = v3 ^ b;
+            SIPROUND
+            SIPROUND
+            v0 = v0 ^ b;
+            // Finalization: 4 rounds.
+            v2 = v2 ^ 0xff;
+            SIPROUND
+            SIPROUND
+            SIPROUND
+            SIPROUND
+            hdr.app.hash = v1 ^ v3;
+        }
     }
 
     table hasher {
