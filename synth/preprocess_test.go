@@ -1,12 +1,9 @@
 package synth
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/p4hls/p4hls/diag"
-	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 )
 
@@ -76,34 +73,12 @@ func TestPreprocess(t *testing.T) {
 // TestPreprocessNoSimplify: without simplification, identities the
 // frontend cannot fold (they read a variable) stay in the terms.
 func TestPreprocessNoSimplify(t *testing.T) {
-	src := `#include <core.p4>
-#include <v1model.p4>
-header app_t { bit<32> sample; }
-#include "../testdata/p4/include/bench.p4"
-control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) count;
-    action a() {
-        @atomic {
-            bit<32> c;
-            count.read(c, 0);
+	prog := corpus.CounterProgram(t, `
             if (hdr.app.sample == hdr.app.sample && c == 29) {
                 c = c * 0;
             } else {
                 c = c + 1 - 0;
-            }
-            count.write(0, c);
-        }
-    }
-    table t { actions = { a; } default_action = a(); }
-    apply { t.apply(); }
-}
-BENCH_MAIN
-`
-	var d diag.List
-	prog, _, err := frontend.Load(context.Background(), "raw.p4", []byte(src), frontend.Options{}, &d)
-	if err != nil || prog == nil {
-		t.Fatalf("%v %s", err, &d)
-	}
+            }`)
 	tests := []struct {
 		raw  bool
 		want string

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/backends/banzai"
-	"github.com/p4hls/p4hls/diag"
-	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
@@ -234,30 +232,8 @@ func TestDeepSharedTerms(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		body.WriteString("            c = c * (c + hdr.app.sample);\n")
 	}
-	src := `#include <core.p4>
-#include <v1model.p4>
-header app_t { bit<32> sample; }
-#include "../testdata/p4/include/bench.p4"
-control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) count;
-    action deep() {
-        @atomic {
-            bit<32> c;
-            count.read(c, 0);
-` + body.String() + `            count.write(0, c);
-            hdr.app.sample = c;
-        }
-    }
-    table t { actions = { deep; } default_action = deep(); }
-    apply { t.apply(); }
-}
-BENCH_MAIN
-`
-	var d diag.List
-	prog, _, err := frontend.Load(context.Background(), "deep.p4", []byte(src), frontend.Options{}, &d)
-	if err != nil || prog == nil {
-		t.Fatalf("%v %s", err, &d)
-	}
+	body.WriteString("            hdr.app.sample = c;")
+	prog := corpus.CounterProgram(t, body.String())
 	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
 	if err != nil {
 		t.Fatal(err)

@@ -52,3 +52,30 @@ func AtomicAction(t testing.TB, prog *ir.Program) *ir.Action {
 	}
 	return actions[0]
 }
+
+// CounterProgram loads a program whose one action holds an @atomic block
+// around body, which reads the register cell count[0] into c before it and
+// writes c back after; the header field hdr.app.sample is the one field.
+func CounterProgram(t testing.TB, body string) *ir.Program {
+	t.Helper()
+	src := `#include <core.p4>
+#include <v1model.p4>
+header app_t { bit<32> sample; }
+#include "../include/bench.p4"
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+    register<bit<32>, bit<32>>(1) count;
+    action a() {
+        @atomic {
+            bit<32> c;
+            count.read(c, 0);
+` + body + `
+            count.write(0, c);
+        }
+    }
+    table t { actions = { a; } default_action = a(); }
+    apply { t.apply(); }
+}
+BENCH_MAIN
+`
+	return LoadSource(t, "counter.p4", []byte(src))
+}
