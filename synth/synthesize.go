@@ -433,7 +433,8 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 				budgeted = len(queries)
 			}
 		}
-		i, cfg, unsettled, err := s.firstConfig(queries, budgeted, s.attemptBudget)
+		// The retry round takes whichever query succeeds first.
+		i, cfg, unsettled, err := s.firstConfig(queries, budgeted, s.attemptBudget, round > 0)
 		if err != nil {
 			return false, err
 		}
@@ -537,10 +538,11 @@ type sketchQuery struct {
 // firstConfig returns the first query, in order, that has a
 // configuration, and the configuration; -1 when none has. Queries run in
 // parallel, GOMAXPROCS at a time; a success cancels the queries after
-// it. The first budgeted queries have a time budget (budget), so a hard query for a
+// it (with anyOrder, the first to succeed wins and cancels the rest). The
+// first budgeted queries have a time budget (budget), so a hard query for a
 // shallower mapping does not starve the ones after it (nor a caller's
 // fallback); cut lists those that ran out of it.
-func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget time.Duration) (index int, cfg grammar.Config, cut []int, err error) {
+func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget time.Duration, anyOrder bool) (index int, cfg grammar.Config, cut []int, err error) {
 	type result struct {
 		cfg     grammar.Config
 		err     error
@@ -573,8 +575,14 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget t
 				mu.Lock()
 				results[j] = r
 				if err == nil {
-					for k := j + 1; k < len(cancels); k++ {
-						cancels[k]() // a later attempt can no longer win
+					from := j + 1 // a later attempt can no longer win
+					if anyOrder {
+						from = 0 // nor, in any order, an earlier one
+					}
+					for k := from; k < len(cancels); k++ {
+						if k != j {
+							cancels[k]()
+						}
 					}
 				}
 				mu.Unlock()

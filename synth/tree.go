@@ -291,7 +291,7 @@ func (s *synthesizer) statelessTree(t *Term) (op Operand, ok bool, err error) {
 	trees, queries := s.treeQueries(t, ops, limit)
 	// Tree queries are many and one ALU per operation is there when they
 	// fail: a short budget each.
-	i, cfg, _, err := s.firstConfig(queries, len(queries), min(s.attemptBudget, treeBudget))
+	i, cfg, _, err := s.firstConfig(queries, len(queries), min(s.attemptBudget, treeBudget), false)
 	if err != nil || i < 0 {
 		return Operand{}, false, err
 	}
