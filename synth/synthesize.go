@@ -568,7 +568,7 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget t
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cfg, err := s.queryCtx(ctxs[j], q.sketch, q.spec)
+				cfg, err := s.safeQuery(ctxs[j], q.sketch, q.spec)
 				r := result{cfg: cfg, err: err}
 				r.cut = err != nil && s.ctx.Err() == nil && errors.Is(ctxs[j].Err(), context.DeadlineExceeded)
 				r.skipped = errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
@@ -1083,6 +1083,17 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 	}
 	s.g.ALUs = append(s.g.ALUs, alu)
 	return Operand{Kind: FromALU, Index: len(s.g.ALUs) - 1}, nil
+}
+
+// safeQuery is queryCtx for a goroutine of its own: a panic there would
+// end the process, so it comes back as an error.
+func (s *synthesizer) safeQuery(ctx context.Context, sk sketch, spec Spec) (cfg grammar.Config, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in a query for ALU %s: %v", sk.name(), r)
+		}
+	}()
+	return s.queryCtx(ctx, sk, spec)
 }
 
 // count updates the statistics; queries run in parallel.

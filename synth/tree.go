@@ -236,6 +236,9 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 			}
 		}
 	}
+	if len(inputs) == 0 {
+		return nil, nil // a constant left unfolded (--no-preprocess): no tree to search
+	}
 	spread := min(len(s.stateless.Packets), 2)
 	var trees []*tree
 	var queries []sketchQuery
