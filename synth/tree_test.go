@@ -23,7 +23,7 @@ func TestTreeOverConstants(t *testing.T) {
 	}
 	stateless, _ := tg.Grammar("stateless")
 	s := &synthesizer{ctx: context.Background(), stateless: stateless, width: 32, attemptBudget: time.Second,
-		g: &Graph{ALUs: []*ALU{{Grammar: stateless, Config: make([]uint64, len(stateless.Holes))}}},
+		g:      &Graph{ALUs: []*ALU{{Grammar: stateless, Config: make([]uint64, len(stateless.Holes))}}},
 		fields: map[string]int{}, done: map[*Term]Operand{sum: {Kind: FromALU, Index: 0}}}
 	if _, ok, err := s.statelessTree(shifted); err != nil || ok {
 		t.Errorf("statelessTree = %v, %v; want no tree and no error", ok, err)
