@@ -228,14 +228,7 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 			first = arrivals[i]
 		}
 	}
-	var inputs []*Term
-	for _, u := range append([]*Term{t}, ops...) {
-		for _, l := range u.Leaves() {
-			if !slices.Contains(inputs, l) {
-				inputs = append(inputs, l)
-			}
-		}
-	}
+	inputs := primaries(append([]*Term{t}, ops...))
 	if len(inputs) == 0 {
 		return nil, nil // a constant left unfolded (--no-preprocess): no tree to search
 	}
@@ -258,11 +251,11 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 			// A later stage that sees what an earlier one saw is the
 			// same tree, later: of a term over fields alone, only the
 			// first three stages differ.
-			if shape := fmt.Sprint(visible); seen[shape] {
+			shape := fmt.Sprint(visible)
+			if seen[shape] {
 				continue
-			} else {
-				seen[shape] = true
 			}
+			seen[shape] = true
 			perLevel[levels-1] = 1
 			tr := newTree(s.stateless, inputs, ops, perLevel, visible)
 			spec := treeSpec(tr, t)
@@ -411,14 +404,7 @@ func (s *synthesizer) oneALUFrom(t, out *Term) bool {
 	if len(ops) > 8 {
 		return false // a wide mux would make the query slow; the structural outputs remain
 	}
-	var inputs []*Term
-	for _, u := range append([]*Term{t}, ops...) {
-		for _, l := range u.Leaves() {
-			if !slices.Contains(inputs, l) {
-				inputs = append(inputs, l)
-			}
-		}
-	}
+	inputs := primaries(append([]*Term{t}, ops...))
 	all := make([]int, len(ops))
 	for i := range all {
 		all[i] = i
@@ -444,4 +430,18 @@ func treeSpec(tr *tree, t *Term) Spec {
 		return nil, widen(t.Encode(x, env), packets[0].Width())
 	}
 	return spec
+}
+
+// primaries lists the inputs, pre-states and hashes the terms read, each
+// once, in order of first appearance.
+func primaries(terms []*Term) []*Term {
+	var out []*Term
+	for _, u := range terms {
+		for _, l := range u.Leaves() {
+			if !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
 }
