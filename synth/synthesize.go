@@ -710,9 +710,7 @@ func (s *synthesizer) frontierChoices(frontier []*Term) [][]*Term {
 	var folded []*Term
 	for _, t := range frontier {
 		for _, l := range s.leaves(t) {
-			if !slices.Contains(folded, l) {
-				folded = append(folded, l)
-			}
+			folded = appendNew(folded, l)
 		}
 	}
 	// One level down: the ALU computes the frontier's last operations
@@ -1023,24 +1021,10 @@ func immediateBits(g *grammar.Grammar) int {
 // leaves are the terms a stateless ALU over t would read: inputs, and
 // subterms already computed (stateful outputs among them).
 func (s *synthesizer) leaves(t *Term) []*Term {
-	var out []*Term
-	seen := map[*Term]bool{}
-	var walk func(u *Term)
-	walk = func(u *Term) {
-		if seen[u] || u.IsConst() {
-			return
-		}
-		seen[u] = true
-		if _, ok := s.done[u]; ok || u.IsLeaf() {
-			out = append(out, u)
-			return
-		}
-		for _, a := range u.Args {
-			walk(a)
-		}
-	}
-	walk(t)
-	return out
+	return t.cut(func(u *Term) bool {
+		_, done := s.done[u]
+		return done || u.IsLeaf()
+	})
 }
 
 // statelessQuery configures one stateless ALU to compute t from the
@@ -1178,24 +1162,10 @@ func widen(e z3.Expr, w int) z3.Expr {
 // frontierOf appends to acc the maximal subterms of t that read none of
 // gr's state and are not constants: what gr's ALU must be given.
 func frontierOf(t *Term, gr *group, acc []*Term) []*Term {
-	memo, seen := map[*Term]bool{}, map[*Term]bool{}
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		if seen[t] || t.IsConst() || t.Op == OpPre && gr.owns(t.Cell) {
-			return
-		}
-		seen[t] = true
-		if !gr.reads(t, nil, memo) {
-			if !slices.Contains(acc, t) {
-				acc = append(acc, t)
-			}
-			return
-		}
-		for _, a := range t.Args {
-			walk(a)
-		}
+	memo := map[*Term]bool{}
+	for _, u := range t.cut(func(u *Term) bool { return !gr.reads(u, nil, memo) }) {
+		acc = appendNew(acc, u)
 	}
-	walk(t)
 	return acc
 }
 

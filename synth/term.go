@@ -617,16 +617,21 @@ func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
 
 // Leaves lists the inputs and pre-states a term depends on, in a stable
 // order (by first appearance).
-func (t *Term) Leaves() []*Term {
+func (t *Term) Leaves() []*Term { return t.cut((*Term).IsLeaf) }
+
+// cut lists the maximal subterms of t, other than constants, at which
+// at holds, each once, in order of first appearance: the walk stops
+// there and goes down elsewhere.
+func (t *Term) cut(at func(*Term) bool) []*Term {
 	var out []*Term
 	seen := map[*Term]bool{}
 	var walk func(u *Term)
 	walk = func(u *Term) {
-		if seen[u] {
+		if seen[u] || u.IsConst() {
 			return
 		}
 		seen[u] = true
-		if u.IsLeaf() {
+		if at(u) {
 			out = append(out, u)
 			return
 		}

@@ -438,9 +438,7 @@ func primaries(terms []*Term) []*Term {
 	var out []*Term
 	for _, u := range terms {
 		for _, l := range u.Leaves() {
-			if !slices.Contains(out, l) {
-				out = append(out, l)
-			}
+			out = appendNew(out, l)
 		}
 	}
 	return out
