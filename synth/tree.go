@@ -216,9 +216,10 @@ func (s *synthesizer) perOperationDepth(t *Term, memo map[*Term]int) int {
 }
 
 // treeQueries lays out the trees to try for t over ops, shallowest first
-// and, at one depth, fewest levels first: a tree whose root is at stage D
-// and that has h levels reads at level l the operands that have arrived
-// by stage D-h+l. Trees no shallower than limit are not tried.
+// and, at one depth, fewest levels first (none for a term far deeper than
+// a tree): a tree whose root is at stage D and that has h levels reads at
+// level l the operands that have arrived by stage D-h+l. Trees no
+// shallower than limit are not tried.
 func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []sketchQuery) {
 	arrivals := make([]int, len(ops))
 	first := -1
@@ -227,6 +228,12 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 		if first < 0 || arrivals[i] < first {
 			first = arrivals[i]
 		}
+	}
+	if limit-first > maxTreeGain+maxTreeLevels {
+		// A tree of three levels will not do what a chain of many more
+		// operations does; its queries would be slow for nothing (8
+		// SipRounds: a hundred operations on one word).
+		return nil, nil
 	}
 	inputs := primaries(append([]*Term{t}, ops...))
 	if len(inputs) == 0 {
@@ -273,18 +280,7 @@ func (s *synthesizer) statelessTree(t *Term) (op Operand, ok bool, err error) {
 	if len(ops) == 0 {
 		return Operand{}, false, nil
 	}
-	limit := s.perOperationDepth(t, map[*Term]int{})
-	first := limit
-	for _, o := range ops {
-		first = min(first, s.arrival(o))
-	}
-	if limit-first > maxTreeGain+maxTreeLevels {
-		// A tree of three levels will not do what a chain of many more
-		// operations does; its queries would be slow for nothing (8
-		// SipRounds: a hundred operations on one word).
-		return Operand{}, false, nil
-	}
-	trees, queries := s.treeQueries(t, ops, limit)
+	trees, queries := s.treeQueries(t, ops, s.perOperationDepth(t, map[*Term]int{}))
 	// Tree queries are many and one ALU per operation is there when they
 	// fail: a short budget each.
 	i, cfg, _, err := s.firstConfig(queries, len(queries), min(s.attemptBudget, treeBudget), false)
