@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"tofino":                    {"synth/grammar", "target"},
 	"menshen":                   {"synth/grammar", "target"},
 	"backends/banzai":           {"synth/grammar", "target"},
+	"transform":                 {"diag", "ir", "solver/z3"},
 	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
 	"alloc":                     {"target"},
 	"pipeline":                  {"interp", "ir", "synth"},

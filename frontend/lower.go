@@ -352,6 +352,7 @@ func (l *lowerer) control(d *ControlDecl) *ir.Control {
 		}
 	}
 	c.Body = l.stmts(d.Apply.Stmts)
+	c.ApplySpan = d.Apply.Span()
 	return c
 }
 

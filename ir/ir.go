@@ -209,6 +209,9 @@ type Control struct {
 	Tables    []*Table
 	Body      []Stmt
 	Span      diag.Span
+	// ApplySpan is the span of the apply block's braces: source rewrites
+	// insert declarations before its keyword.
+	ApplySpan diag.Span
 }
 
 // Table finds a table by name.

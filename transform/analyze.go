@@ -1,0 +1,145 @@
+// Package transform is phase 1 of p4hls, CaT's resource transformation
+// (section 3.1): the control-flow graph of each control's apply block,
+// dependencies between its nodes guarded by path conditions (a dependency
+// whose guard cannot hold is false and dropped), the table dependency
+// graph of Jose et al. that allocation reads, and the rewrite of if-else
+// chains into match-action tables, which spend abundant table memory
+// instead of scarce gateways and stages.
+package transform
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// Summary is what phase 1 trades: gateways (if-conditions the hardware
+// evaluates), tables (match tables and the keyless tables a compiler makes
+// for statements outside tables) and the stages these need.
+type Summary struct {
+	Gateways int `json:"gateways"`
+	Tables   int `json:"tables"`
+	Stages   int `json:"stages"`
+}
+
+// Options tune the analysis.
+type Options struct {
+	// TablesPerStage is how many logical tables a stage holds; a gateway
+	// takes one, as a keyless table does. Zero means no limit.
+	TablesPerStage int
+}
+
+// ControlGraph is one control's control-flow graph and its table
+// dependency graph.
+type ControlGraph struct {
+	Control *ir.Control
+	Nodes   []*Node
+	// Deps are the dependencies kept, False those whose guard cannot hold.
+	Deps, False []Dep
+	// Stage is each node's stage in the estimate from all dependencies
+	// (what a compiler without guards sees), by Order; Summary.Stages is
+	// its count. GuardedStages counts stages from Deps alone.
+	Stage []int
+	Summary
+	GuardedStages int
+}
+
+// Analysis is the dependency analysis of a program's match-action
+// controls.
+type Analysis struct {
+	Controls []*ControlGraph
+	// Summary adds the controls' gateways and tables; Stages is the
+	// largest control's (ingress and egress share the physical stages).
+	Summary
+	// Queries counts the solver queries on guards.
+	Queries int
+}
+
+// Analyze builds the graphs of prog's match-action controls.
+func Analyze(ctx context.Context, prog *ir.Program, opts Options) (*Analysis, error) {
+	names := newNamer()
+	gs := newGuards(names)
+	defer gs.close()
+	a := &Analysis{}
+	for _, c := range matchActionControls(prog) {
+		cg, err := analyzeControl(ctx, c, names, gs, opts)
+		if err != nil {
+			return nil, fmt.Errorf("control %s: %w", c.Name, err)
+		}
+		a.Controls = append(a.Controls, cg)
+		a.Gateways += cg.Gateways
+		a.Tables += cg.Tables
+		a.Stages = max(a.Stages, cg.Stages)
+	}
+	a.Queries = gs.queries
+	return a, nil
+}
+
+func analyzeControl(ctx context.Context, c *ir.Control, names *namer, gs *guards, opts Options) (*ControlGraph, error) {
+	g := buildGraph(c, names)
+	deps, falseDeps, err := dependencies(ctx, g.nodes, gs)
+	if err != nil {
+		return nil, err
+	}
+	cg := &ControlGraph{Control: c, Nodes: g.nodes, Deps: deps, False: falseDeps}
+	for _, n := range g.nodes {
+		if n.Kind == GatewayNode {
+			cg.Gateways++
+		} else {
+			cg.Tables++
+		}
+	}
+	cg.Stage, cg.Stages = placeStages(g.nodes, append(append([]Dep(nil), deps...), falseDeps...), opts.TablesPerStage)
+	_, cg.GuardedStages = placeStages(g.nodes, deps, opts.TablesPerStage)
+	return cg, nil
+}
+
+// matchActionControls are the controls whose apply blocks run on the
+// match-action stages: for v1model, ingress and egress (the checksum
+// controls and the deparser run elsewhere); otherwise every control of
+// the main package.
+func matchActionControls(prog *ir.Program) []*ir.Control {
+	var out []*ir.Control
+	for _, b := range prog.Pipeline {
+		if b.Control == nil {
+			continue
+		}
+		if prog.Arch == "v1model" && b.Param != "ig" && b.Param != "eg" {
+			continue
+		}
+		out = append(out, b.Control)
+	}
+	return out
+}
+
+// placeStages estimates the stages a control needs: in program order
+// (every dependency points forward), each node goes to the first stage
+// its dependencies allow that has a logical table free. This is a
+// placement that exists, so an upper bound; allocation (phase 3) finds
+// the optimum.
+func placeStages(nodes []*Node, deps []Dep, perStage int) (stage []int, stages int) {
+	stage = make([]int, len(nodes))
+	used := map[int]int{}
+	byTarget := map[*Node][]Dep{}
+	for _, d := range deps {
+		byTarget[d.To] = append(byTarget[d.To], d)
+	}
+	for _, n := range nodes {
+		s := 0
+		for _, d := range byTarget[n] {
+			from := stage[d.From.Order]
+			if d.Kind.NextStage() {
+				from++
+			}
+			s = max(s, from)
+		}
+		for perStage > 0 && used[s] >= perStage {
+			s++
+		}
+		stage[n.Order] = s
+		used[s]++
+		stages = max(stages, s+1)
+	}
+	return stage, stages
+}

@@ -1,0 +1,182 @@
+package transform
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/p4hls/p4hls/internal/corpus"
+	"github.com/p4hls/p4hls/ir"
+)
+
+// program loads a v1model program whose ingress declares decls and
+// applies apply. The app header has fields round, x, y (8 bits) and a,
+// b, c, result (32 bits).
+func program(t *testing.T, decls, apply string) *ir.Program {
+	t.Helper()
+	src := `#include <core.p4>
+#include <v1model.p4>
+header app_t { bit<8> round; bit<8> x; bit<8> y; bit<32> a; bit<32> b; bit<32> c; bit<32> result; }
+#include "../include/bench.p4"
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+` + decls + `
+    apply {
+` + apply + `
+    }
+}
+BENCH_MAIN
+`
+	return corpus.LoadSource(t, "transform_test.p4", []byte(src))
+}
+
+func analyze(t *testing.T, prog *ir.Program, perStage int) *Analysis {
+	t.Helper()
+	a, err := Analyze(context.Background(), prog, Options{TablesPerStage: perStage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// depsText lists dependencies as "KIND HAZARD LOC FROM-LINE->TO-LINE".
+func depsText(ds []Dep) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, strings.TrimSpace(strings.Join([]string{d.Kind.String(), d.Hazard, d.Loc,
+			itoa(d.From.Span.Start.Line) + "->" + itoa(d.To.Span.Start.Line)}, " ")))
+	}
+	return strings.Join(out, "; ")
+}
+
+var itoa = strconv.Itoa
+
+// TestME2 is CaT's ME-2: three writes of one field under disjoint
+// conditions. Without guards, WAW action dependencies chain the three
+// default tables over 3 stages (what a compiler sees in the program); with
+// them, all three are false and 1 stage would do.
+func TestME2(t *testing.T) {
+	a := analyze(t, corpus.Load(t, "me2_disjoint_writes.p4"), 16)
+	ig := a.Controls[0]
+	if got, want := (ig.Summary), (Summary{Gateways: 3, Tables: 3, Stages: 3}); got != want {
+		t.Errorf("summary %+v, want %+v", got, want)
+	}
+	if ig.GuardedStages != 1 {
+		t.Errorf("%d stages with guarded dependencies, want 1", ig.GuardedStages)
+	}
+	// set_a (line 30), set_b (33), set_c (36) all write hdr.app.result.
+	want := "action WAW hdr.app.result 30->33; action WAW hdr.app.result 30->36; action WAW hdr.app.result 33->36"
+	if got := depsText(ig.False); got != want {
+		t.Errorf("false dependencies:\n got %s\nwant %s", got, want)
+	}
+	if got := depsText(ig.Deps); strings.Contains(got, "action") {
+		t.Errorf("an action dependency was kept: %s", got)
+	}
+}
+
+// TestGuards: which guards the solver finds unsatisfiable. Each case
+// writes hdr.app.result under two conditions; the dependency is false
+// exactly when no packet meets both.
+func TestGuards(t *testing.T) {
+	cases := []struct {
+		name, c1, c2 string
+		false_       bool
+	}{
+		{"different constants", "hdr.app.x == 1", "hdr.app.x == 2", true},
+		{"same constant", "hdr.app.x == 1", "hdr.app.x == 1", false},
+		{"ranges", "hdr.app.x < 10", "hdr.app.x >= 10", true},
+		{"overlapping ranges", "hdr.app.x < 10", "hdr.app.x > 8", false},
+		{"arithmetic", "hdr.app.x + 1 == 5", "hdr.app.x == 4", false},
+		{"arithmetic disjoint", "hdr.app.x + 1 == 5", "hdr.app.x == 5", true},
+		{"wraparound", "hdr.app.x + 1 == 0", "hdr.app.x == 255", false},
+		{"masks", "hdr.app.x & 0xF0 == 0x10", "hdr.app.x & 0xF0 == 0x20", true},
+		{"mask and value", "hdr.app.x & 0xF0 == 0x10", "hdr.app.x == 0x1F", false},
+		{"conjunction", "hdr.app.x == 1 && hdr.app.y == 2", "hdr.app.x == 1 && hdr.app.y == 3", true},
+		{"different fields", "hdr.app.x == 1", "hdr.app.y == 2", false},
+		{"validity", "hdr.app.isValid()", "!hdr.app.isValid()", true},
+		{"slice", "hdr.app.a[7:0] == 1", "hdr.app.a[7:0] == 2", true},
+		{"unmodeled call stays", "hdr.app.x == 1", "hdr.app.x == 2 || hdr.app.y == 7", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			prog := program(t, "", "if ("+c.c1+") { hdr.app.result = 1; }\nif ("+c.c2+") { hdr.app.result = 2; }")
+			ig := analyze(t, prog, 0).Controls[0]
+			got := len(ig.False) == 1
+			if got != c.false_ {
+				t.Errorf("false dependencies %q, kept %q; want the WAW false: %v", depsText(ig.False), depsText(ig.Deps), c.false_)
+			}
+		})
+	}
+}
+
+// TestUnstableConditions: a branch writes the field a later condition
+// tests, so the two conditions see different values and the guard proves
+// nothing: the dependency stays (CaT's conservative rule).
+func TestUnstableConditions(t *testing.T) {
+	prog := program(t, "", `if (hdr.app.x == 1) { hdr.app.x = 2; hdr.app.result = 1; }
+        if (hdr.app.x == 2) { hdr.app.result = 2; }`)
+	ig := analyze(t, prog, 0).Controls[0]
+	if len(ig.False) != 0 {
+		t.Errorf("false dependencies %s, want none", depsText(ig.False))
+	}
+	// The second gateway matches on x, written by the first branch: it
+	// goes one stage later, and the second branch with it.
+	if ig.GuardedStages != 2 {
+		t.Errorf("%d stages, want 2; dependencies %s", ig.GuardedStages, depsText(ig.Deps))
+	}
+}
+
+// TestTableDependencies: the four kinds of Jose et al.
+func TestTableDependencies(t *testing.T) {
+	decls := `
+    action set_x(bit<8> v) { hdr.app.x = v; }
+    action set_y(bit<8> v) { hdr.app.y = v; }
+    action copy_x() { hdr.app.result = (bit<32>) hdr.app.x; }
+    table by_round { key = { hdr.app.round: exact; } actions = { set_x; } }
+    table by_x { key = { hdr.app.x: exact; } actions = { set_y; } }
+    table by_y { key = { hdr.app.y: exact; } actions = { copy_x; } }
+    table set_round { key = { hdr.app.a: exact; } actions = { set_x; } }
+    table rewrite_round { key = { hdr.app.b: exact; } actions = { set_y; } }`
+	cases := []struct {
+		name, apply, want string
+		stages           int
+	}{
+		{"match", "by_round.apply();\nby_x.apply();", "match RAW hdr.app.x", 2},
+		{"action", "by_round.apply();\nby_y.apply();", "action RAW hdr.app.x", 2},
+		{"action waw", "by_round.apply();\nset_round.apply();", "action WAW hdr.app.x", 2},
+		{"reverse match", "by_y.apply();\nrewrite_round.apply();", "reverse-match WAR hdr.app.y", 1},
+		{"successor", "if (by_round.apply().hit) { rewrite_round.apply(); }", "successor", 1},
+		{"independent", "by_round.apply();\nrewrite_round.apply();", "", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ig := analyze(t, program(t, decls, c.apply), 0).Controls[0]
+			var got []string
+			for _, d := range ig.Deps {
+				got = append(got, strings.TrimSpace(strings.Join([]string{d.Kind.String(), d.Hazard, d.Loc}, " ")))
+			}
+			if strings.Join(got, "; ") != c.want {
+				t.Errorf("dependencies %q, want %q", strings.Join(got, "; "), c.want)
+			}
+			if ig.Stages != c.stages {
+				t.Errorf("%d stages, want %d", ig.Stages, c.stages)
+			}
+		})
+	}
+}
+
+// TestStageCapacity: 17 independent gateways and tables do not fit a
+// stage of 16.
+func TestStageCapacity(t *testing.T) {
+	fields := []string{"hdr.ipv4.ttl", "hdr.ipv4.diffserv", "hdr.ipv4.identification", "hdr.ipv4.srcAddr",
+		"hdr.ipv4.dstAddr", "hdr.udp.srcPort", "hdr.udp.dstPort", "hdr.app.result"}
+	var apply strings.Builder
+	for i, f := range fields {
+		apply.WriteString("if (hdr.app.round == " + itoa(i) + ") { " + f + " = 1; }\n")
+	}
+	apply.WriteString("hdr.app.a = 1;\n")
+	ig := analyze(t, program(t, "", apply.String()), 16).Controls[0]
+	if got, want := ig.Summary, (Summary{Gateways: 8, Tables: 9, Stages: 2}); got != want {
+		t.Errorf("summary %+v, want %+v (dependencies %s)", got, want, depsText(ig.Deps))
+	}
+}

@@ -1,0 +1,146 @@
+package transform
+
+import (
+	"context"
+	"fmt"
+)
+
+// DepKind is a dependency kind of Jose et al.'s table dependency graph
+// ("Compiling packet programs to reconfigurable switches", NSDI 2015).
+type DepKind int
+
+const (
+	// MatchDep: the later node's lookup reads what the earlier one writes;
+	// it must sit in a later stage.
+	MatchDep DepKind = iota
+	// ActionDep: the later node's actions read or write what the earlier
+	// one writes; it must sit in a later stage.
+	ActionDep
+	// SuccessorDep: the earlier node decides whether the later one runs
+	// (a gateway and its branches, a table and its next tables, an exit
+	// and what follows); predication lets them share a stage.
+	SuccessorDep
+	// ReverseMatchDep: the later node writes what the earlier one reads;
+	// they may share a stage, since a stage reads its inputs first.
+	ReverseMatchDep
+)
+
+func (k DepKind) String() string {
+	return [...]string{"match", "action", "successor", "reverse-match"}[k]
+}
+
+// NextStage reports whether a dependency of this kind puts its target in
+// a later stage than its source.
+func (k DepKind) NextStage() bool { return k == MatchDep || k == ActionDep }
+
+// Dep is a dependency between two nodes of one control.
+type Dep struct {
+	From, To *Node
+	Kind     DepKind
+	// Hazard is RAW, WAR or WAW ("" for successor dependencies) and Loc
+	// the location it is on.
+	Hazard string
+	Loc    string
+}
+
+func (d Dep) String() string {
+	if d.Hazard == "" {
+		return fmt.Sprintf("%s: %s -> %s", d.Kind, d.From.Span, d.To.Span)
+	}
+	return fmt.Sprintf("%s (%s on %s): %s -> %s", d.Kind, d.Hazard, d.Loc, d.From.Span, d.To.Span)
+}
+
+// hazard finds the data dependency from a to b (a first in program
+// order), the strongest kind first; ok is false when there is none.
+func hazard(a, b *Node) (d Dep, ok bool) {
+	checks := []struct {
+		from, to []loc
+		kind     DepKind
+		hazard   string
+	}{
+		{a.eff.writes, b.match, MatchDep, "RAW"},
+		{a.eff.writes, b.eff.reads, ActionDep, "RAW"},
+		{a.eff.writes, b.eff.writes, ActionDep, "WAW"},
+		{a.match, b.eff.writes, ReverseMatchDep, "WAR"},
+		{a.eff.reads, b.eff.writes, ReverseMatchDep, "WAR"},
+	}
+	for _, c := range checks {
+		for _, x := range c.from {
+			for _, y := range c.to {
+				if x.overlaps(y) {
+					return Dep{From: a, To: b, Kind: c.kind, Hazard: c.hazard, Loc: string(longer(x, y))}, true
+				}
+			}
+		}
+	}
+	return Dep{}, false
+}
+
+func longer(a, b loc) loc {
+	if len(b) > len(a) {
+		return b
+	}
+	return a
+}
+
+// controls reports whether a decides whether b runs.
+func controls(a, b *Node) bool {
+	for p := b.Parent; p != nil; p = p.Parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+// dependencies computes a control's guarded dependencies: every pair of
+// nodes with a hazard, unless the guard (the conjunction of both nodes'
+// path conditions) cannot hold. A guard is only trusted when nothing
+// between the first condition it evaluates and the later node writes what
+// its conditions read (otherwise the conditions see different values, and
+// the dependency stays, as CaT's analysis does). False lists the dropped
+// dependencies.
+func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ []Dep, err error) {
+	for j, b := range nodes {
+		for _, a := range nodes[:j] {
+			if controls(a, b) || a.eff.exits {
+				deps = append(deps, Dep{From: a, To: b, Kind: SuccessorDep})
+				continue
+			}
+			d, ok := hazard(a, b)
+			if !ok {
+				continue
+			}
+			guard := append(append([]cond(nil), a.path...), b.path...)
+			if len(guard) > 0 && stable(guard, nodes, b) {
+				sat, err := gs.satisfiable(ctx, guard)
+				if err != nil {
+					return nil, nil, err
+				}
+				if !sat {
+					false_ = append(false_, d)
+					continue
+				}
+			}
+			deps = append(deps, d)
+		}
+	}
+	return deps, false_, nil
+}
+
+// stable reports whether no node between the earliest condition of guard
+// and b writes a location a condition of guard reads.
+func stable(guard []cond, nodes []*Node, b *Node) bool {
+	first := guard[0].at
+	var reads []loc
+	for _, c := range guard {
+		first = min(first, c.at)
+		reads = append(reads, c.reads...)
+	}
+	for _, m := range nodes[first+1 : b.Order] {
+		if anyOverlap(m.eff.writes, reads) {
+			return false
+		}
+	}
+	return true
+}

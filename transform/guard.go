@@ -1,0 +1,336 @@
+package transform
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/solver/z3"
+)
+
+// guards decides whether conjunctions of branch conditions can hold
+// together, in the theory of bit-vectors: conditions written as
+// arithmetic, masks or ranges are disjoint exactly when no packet
+// satisfies both. What it cannot encode (calls, values of unknown width)
+// becomes a fresh unconstrained variable, so its answer errs towards
+// "satisfiable": towards keeping a dependency.
+type guards struct {
+	z     *z3.Context
+	s     *z3.Solver
+	scope scope
+	vars  map[string]z3.Expr
+	fresh int
+	// queries counts solver calls.
+	queries int
+}
+
+func newGuards(names *namer) *guards {
+	z := z3.NewContext()
+	return &guards{z: z, s: z.NewSolverFor("QF_BV"), scope: scope{names: names}, vars: map[string]z3.Expr{}}
+}
+
+func (g *guards) close() { g.z.Close() }
+
+// satisfiable reports whether all of conds can hold at once.
+func (g *guards) satisfiable(ctx context.Context, conds []cond) (bool, error) {
+	var lits []z3.Expr
+	for _, c := range conds {
+		lits = append(lits, g.cond(c))
+	}
+	if err := g.z.Err(); err != nil {
+		return true, fmt.Errorf("encoding a guard: %w", err)
+	}
+	g.queries++
+	r, err := g.s.Check(ctx, lits...)
+	if err != nil {
+		return true, fmt.Errorf("checking a guard: %w", err)
+	}
+	return r != z3.Unsat, nil
+}
+
+func (g *guards) cond(c cond) z3.Expr {
+	var e z3.Expr
+	if c.run != nil {
+		e = g.actionRun(c.run)
+	} else {
+		e = g.boolean(c.expr)
+	}
+	if c.neg {
+		return e.Not()
+	}
+	return e
+}
+
+// actionRun encodes "table ran one of actions" over a variable that
+// numbers the table's actions.
+func (g *guards) actionRun(r *actionRun) z3.Expr {
+	ran := g.variable("$run."+r.table.Name, 16)
+	index := func(a *ir.Action) z3.Expr {
+		for i, ar := range r.table.Actions {
+			if ar.Action == a {
+				return g.z.BV(uint64(i), 16)
+			}
+		}
+		return g.z.BV(uint64(len(r.table.Actions)), 16)
+	}
+	labels := r.actions
+	if r.dflt {
+		labels = r.others
+	}
+	var eqs []z3.Expr
+	for _, a := range labels {
+		eqs = append(eqs, ran.Eq(index(a)))
+	}
+	if len(eqs) == 0 {
+		return g.z.Bool(r.dflt)
+	}
+	any := g.z.Or(eqs...)
+	if r.dflt {
+		return any.Not()
+	}
+	return any
+}
+
+func (g *guards) variable(name string, width int) z3.Expr {
+	key := fmt.Sprintf("%s/%d", name, width)
+	if v, ok := g.vars[key]; ok {
+		return v
+	}
+	var v z3.Expr
+	if width == 0 {
+		v = g.z.BoolConst(key)
+	} else {
+		v = g.z.BVConst(key, width)
+	}
+	g.vars[key] = v
+	return v
+}
+
+// unknown is a fresh variable: a value the encoding does not model.
+func (g *guards) unknown(width int) z3.Expr {
+	g.fresh++
+	name := fmt.Sprintf("$unknown%d", g.fresh)
+	if width == 0 {
+		return g.z.BoolConst(name)
+	}
+	return g.z.BVConst(name, width)
+}
+
+// boolean encodes a condition.
+func (g *guards) boolean(e ir.Expr) z3.Expr {
+	switch e := e.(type) {
+	case *ir.Const:
+		return g.z.Bool(e.Value.Sign() != 0)
+	case *ir.Unary:
+		if e.Op == "!" {
+			return g.boolean(e.X).Not()
+		}
+	case *ir.Binary:
+		switch e.Op {
+		case "&&":
+			return g.boolean(e.X).And(g.boolean(e.Y))
+		case "||":
+			return g.boolean(e.X).Or(g.boolean(e.Y))
+		case "==", "!=":
+			var eq z3.Expr
+			if _, ok := e.X.Type().(ir.Bool); ok {
+				eq = g.boolean(e.X).Eq(g.boolean(e.Y))
+			} else if x, y, ok := g.operands(e.X, e.Y); ok {
+				eq = x.Eq(y)
+			} else {
+				return g.unknown(0)
+			}
+			if e.Op == "!=" {
+				return eq.Not()
+			}
+			return eq
+		case "<", "<=", ">", ">=":
+			return g.compare(e)
+		}
+	case *ir.IsValid:
+		if l, ok := g.exactLoc(e.X); ok {
+			return g.variable(string(l)+".$valid", 0)
+		}
+	case *ir.TableHit:
+		hit := g.variable(string(hitLoc(e.Table)), 0)
+		if e.Miss {
+			return hit.Not()
+		}
+		return hit
+	case *ir.VarRef, *ir.Member:
+		if l, ok := g.exactLoc(e); ok {
+			return g.variable(string(l), 0)
+		}
+	}
+	return g.unknown(0)
+}
+
+// exactLoc returns the location of e when it names one storage place:
+// not when an index is computed (two reads of hs[i] need not see the same
+// element).
+func (g *guards) exactLoc(e ir.Expr) (loc, bool) {
+	for x := e; ; {
+		switch y := x.(type) {
+		case *ir.VarRef:
+			l, _, ok := g.scope.lvalue(e)
+			return l, ok
+		case *ir.Member:
+			x = y.X
+		case *ir.StackElem:
+			if _, ok := y.Index.(*ir.Const); !ok {
+				return "", false
+			}
+			x = y.X
+		default:
+			return "", false
+		}
+	}
+}
+
+// wrap returns v modulo 2^w, in [0, 2^w).
+func wrap(v *big.Int, w int) *big.Int {
+	m := new(big.Int).Lsh(big.NewInt(1), uint(w))
+	return new(big.Int).Mod(v, m)
+}
+
+func (g *guards) compare(e *ir.Binary) z3.Expr {
+	x, y, ok := g.operands(e.X, e.Y)
+	if !ok {
+		return g.unknown(0)
+	}
+	signed := false
+	if b, isBits := e.X.Type().(*ir.Bits); isBits {
+		signed = b.Signed
+	}
+	lt, le := x.ULT, x.ULE
+	if signed {
+		lt, le = x.SLT, x.SLE
+	}
+	switch e.Op {
+	case "<":
+		return lt(y)
+	case "<=":
+		return le(y)
+	case ">":
+		return le(y).Not()
+	default:
+		return lt(y).Not()
+	}
+}
+
+// operands encodes both sides of a comparison at one width.
+func (g *guards) operands(a, b ir.Expr) (x, y z3.Expr, ok bool) {
+	x, y = g.bits(a), g.bits(b)
+	if !x.Valid() || !y.Valid() || x.Width() != y.Width() {
+		return x, y, false
+	}
+	return x, y, true
+}
+
+// bits encodes a bit-vector value; the result is not Valid when its width
+// is unknown.
+func (g *guards) bits(e ir.Expr) z3.Expr {
+	w := ir.WidthBits(e.Type())
+	if _, isBits := e.Type().(*ir.Bits); !isBits || w <= 0 {
+		return z3.Expr{}
+	}
+	switch e := e.(type) {
+	case *ir.Const:
+		return g.z.BVBig(wrap(e.Value, w), w)
+	case *ir.VarRef, *ir.Member, *ir.StackElem:
+		if l, ok := g.exactLoc(e); ok {
+			return g.variable(string(l), w)
+		}
+	case *ir.Slice:
+		if x := g.bits(e.X); x.Valid() {
+			return x.Extract(e.Hi, e.Lo)
+		}
+	case *ir.Cast:
+		return g.cast(e, w)
+	case *ir.Unary:
+		if x := g.bits(e.X); x.Valid() {
+			switch e.Op {
+			case "~":
+				return x.BVNot()
+			case "-":
+				return x.Neg()
+			}
+		}
+	case *ir.Binary:
+		if v := g.binary(e); v.Valid() {
+			return v
+		}
+	case *ir.Cond:
+		c, x, y := g.boolean(e.C), g.bits(e.Then), g.bits(e.Else)
+		if x.Valid() && y.Valid() {
+			return g.z.Ite(c, x, y)
+		}
+	}
+	return g.unknown(w)
+}
+
+func (g *guards) cast(e *ir.Cast, w int) z3.Expr {
+	if _, fromBool := e.X.Type().(ir.Bool); fromBool {
+		return g.z.Ite(g.boolean(e.X), g.z.BV(1, w), g.z.BV(0, w))
+	}
+	x := g.bits(e.X)
+	if !x.Valid() {
+		return g.unknown(w)
+	}
+	switch from := x.Width(); {
+	case from == w:
+		return x
+	case from > w:
+		return x.Extract(w-1, 0)
+	default:
+		if b, ok := e.X.Type().(*ir.Bits); ok && b.Signed {
+			return x.SignExt(w - from)
+		}
+		return x.ZeroExt(w - from)
+	}
+}
+
+func (g *guards) binary(e *ir.Binary) z3.Expr {
+	if e.Op == "++" {
+		x, y := g.bits(e.X), g.bits(e.Y)
+		if x.Valid() && y.Valid() {
+			return x.Concat(y)
+		}
+		return z3.Expr{}
+	}
+	if e.Op == "<<" || e.Op == ">>" {
+		c, ok := e.Y.(*ir.Const)
+		x := g.bits(e.X)
+		if !ok || !x.Valid() || !c.Value.IsInt64() {
+			return z3.Expr{}
+		}
+		n := g.z.BV(uint64(min(c.Value.Int64(), int64(x.Width()))), x.Width())
+		if e.Op == "<<" {
+			return x.Shl(n)
+		}
+		if b, isBits := e.X.Type().(*ir.Bits); isBits && b.Signed {
+			return x.AShr(n)
+		}
+		return x.LShr(n)
+	}
+	x, y, ok := g.operands(e.X, e.Y)
+	if !ok {
+		return z3.Expr{}
+	}
+	switch e.Op {
+	case "+":
+		return x.Add(y)
+	case "-":
+		return x.Sub(y)
+	case "*":
+		return x.Mul(y)
+	case "&":
+		return x.BVAnd(y)
+	case "|":
+		return x.BVOr(y)
+	case "^":
+		return x.BVXor(y)
+	}
+	return z3.Expr{}
+}
