@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"strings"
 )
 
@@ -377,6 +378,9 @@ func Format(e Expr) string {
 		switch t := e.T.(type) {
 		case *Bits:
 			if t.Signed {
+				if e.Value.Sign() < 0 { // P4 writes a negative constant as a negation
+					return fmt.Sprintf("(-%ds%s)", t.Width, new(big.Int).Neg(e.Value))
+				}
 				return fmt.Sprintf("%ds%s", t.Width, e.Value)
 			}
 			return fmt.Sprintf("%dw%s", t.Width, e.Value)

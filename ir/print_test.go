@@ -15,7 +15,7 @@ func TestFormat(t *testing.T) {
 		want string
 	}{
 		{&Const{T: b8, Value: big.NewInt(5)}, "8w5"},
-		{&Const{T: &Bits{Width: 4, Signed: true}, Value: big.NewInt(-1)}, "4s-1"},
+		{&Const{T: &Bits{Width: 4, Signed: true}, Value: big.NewInt(-1)}, "(-4s1)"},
 		{BoolConst(true, hdr.Span()), "true"},
 		{&Binary{Op: "+", X: a, Y: &Const{T: b8, Value: big.NewInt(1)}, T: b8}, "(hdr.a + 8w1)"},
 		{&Slice{X: a, Hi: 3, Lo: 0}, "hdr.a[3:0]"},

@@ -139,7 +139,7 @@ func TestTableDependencies(t *testing.T) {
     table rewrite_round { key = { hdr.app.b: exact; } actions = { set_y; } }`
 	cases := []struct {
 		name, apply, want string
-		stages           int
+		stages            int
 	}{
 		{"match", "by_round.apply();\nby_x.apply();", "match RAW hdr.app.x", 2},
 		{"action", "by_round.apply();\nby_y.apply();", "action RAW hdr.app.x", 2},

@@ -103,6 +103,9 @@ func controls(a, b *Node) bool {
 func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ []Dep, err error) {
 	for j, b := range nodes {
 		for _, a := range nodes[:j] {
+			if exclusive(a, b) {
+				continue // never both run: no dependency at all
+			}
 			if controls(a, b) || a.eff.exits {
 				deps = append(deps, Dep{From: a, To: b, Kind: SuccessorDep})
 				continue
@@ -128,8 +131,24 @@ func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ 
 	return deps, false_, nil
 }
 
+// exclusive reports whether a and b lie in different branches of one
+// gateway or switch, so that no packet runs both.
+func exclusive(a, b *Node) bool {
+	for i := 0; i < len(a.path) && i < len(b.path); i++ {
+		x, y := a.path[i], b.path[i]
+		if x.at != y.at {
+			return false
+		}
+		if x.expr != y.expr || x.neg != y.neg || x.run != y.run {
+			return true
+		}
+	}
+	return false
+}
+
 // stable reports whether no node between the earliest condition of guard
-// and b writes a location a condition of guard reads.
+// and b writes a location a condition of guard reads (nodes that cannot
+// run with b do not count).
 func stable(guard []cond, nodes []*Node, b *Node) bool {
 	first := guard[0].at
 	var reads []loc
@@ -138,7 +157,7 @@ func stable(guard []cond, nodes []*Node, b *Node) bool {
 		reads = append(reads, c.reads...)
 	}
 	for _, m := range nodes[first+1 : b.Order] {
-		if anyOverlap(m.eff.writes, reads) {
+		if !exclusive(m, b) && anyOverlap(m.eff.writes, reads) {
 			return false
 		}
 	}

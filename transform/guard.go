@@ -149,7 +149,7 @@ func (g *guards) boolean(e ir.Expr) z3.Expr {
 			return g.compare(e)
 		}
 	case *ir.IsValid:
-		if l, ok := g.exactLoc(e.X); ok {
+		if l, ok := exactLoc(g.scope, e.X); ok {
 			return g.variable(string(l)+".$valid", 0)
 		}
 	case *ir.TableHit:
@@ -159,33 +159,11 @@ func (g *guards) boolean(e ir.Expr) z3.Expr {
 		}
 		return hit
 	case *ir.VarRef, *ir.Member:
-		if l, ok := g.exactLoc(e); ok {
+		if l, ok := exactLoc(g.scope, e); ok {
 			return g.variable(string(l), 0)
 		}
 	}
 	return g.unknown(0)
-}
-
-// exactLoc returns the location of e when it names one storage place:
-// not when an index is computed (two reads of hs[i] need not see the same
-// element).
-func (g *guards) exactLoc(e ir.Expr) (loc, bool) {
-	for x := e; ; {
-		switch y := x.(type) {
-		case *ir.VarRef:
-			l, _, ok := g.scope.lvalue(e)
-			return l, ok
-		case *ir.Member:
-			x = y.X
-		case *ir.StackElem:
-			if _, ok := y.Index.(*ir.Const); !ok {
-				return "", false
-			}
-			x = y.X
-		default:
-			return "", false
-		}
-	}
 }
 
 // wrap returns v modulo 2^w, in [0, 2^w).
@@ -239,7 +217,7 @@ func (g *guards) bits(e ir.Expr) z3.Expr {
 	case *ir.Const:
 		return g.z.BVBig(wrap(e.Value, w), w)
 	case *ir.VarRef, *ir.Member, *ir.StackElem:
-		if l, ok := g.exactLoc(e); ok {
+		if l, ok := exactLoc(g.scope, e); ok {
 			return g.variable(string(l), w)
 		}
 	case *ir.Slice:

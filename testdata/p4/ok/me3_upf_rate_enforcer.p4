@@ -1,44 +1,72 @@
-// ME-3 (CaT Figure 4): the rate enforcer of a UPF (5G user plane function).
-// A meter colours each session's traffic; red packets are dropped and
-// yellow ones demoted. Written with if-else on the colour, it needs a gateway
-// per condition and 2 stages; as one table keyed on the colour, 1 stage.
+// ME-3 (CaT Figure 4): the rate enforcer of a UPF (5G user plane function),
+// after UP4's. Two meters colour each packet, the session's and the
+// application's; here they ran upstream and their colours come in the packet
+// (colour-aware policing). Red drops the packet; a yellow session demotes
+// every QoS flow one class; a yellow application demotes all but
+// conversational traffic. Written as if-else, the enforcer needs 8 gateways
+// and 9 keyless tables: 17 logical tables, one more than a Tofino stage
+// holds, so 2 stages. As one table keyed on the colours and the QFI it needs
+// 1 stage and no gateway.
 #include <core.p4>
 #include <v1model.p4>
 
+#define QFI_CONVERSATIONAL 1
+#define QFI_STREAMING      2
+#define QFI_INTERACTIVE    3
+#define QFI_BACKGROUND     9
+
 header app_t {
-    bit<32> session;  // the UE session the packet belongs to
-    bit<8>  qfi;      // QoS flow identifier
+    bit<32> session;        // the UE session the packet belongs to
+    bit<8>  session_color;  // the session meter's colour (V1MODEL_METER_COLOR_*)
+    bit<8>  app_color;      // the application meter's colour
+    bit<8>  qfi;            // QoS flow identifier
 }
 
 #include "../include/bench.p4"
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    meter<bit<32>>(1024, MeterType.bytes) session_meter;
-    bit<32> color;
-
     action drop() {
         mark_to_drop(standard_metadata);
     }
 
+    action set_qfi(bit<8> qfi) {
+        hdr.app.qfi = qfi;
+    }
+
     action demote() {
         hdr.ipv4.diffserv = 0;
-        hdr.app.qfi = 9;
+        hdr.app.qfi = QFI_BACKGROUND;
     }
 
     action keep() {
     }
 
     apply {
-        if (hdr.app.isValid()) {
-            session_meter.execute_meter(hdr.app.session & 1023, color);
-            if (color == V1MODEL_METER_COLOR_RED) {
-                drop();
-            } else if (color == V1MODEL_METER_COLOR_YELLOW) {
-                demote();
+        if (hdr.app.session_color == V1MODEL_METER_COLOR_RED) {
+            drop();
+        } else if (hdr.app.app_color == V1MODEL_METER_COLOR_RED) {
+            drop();
+        } else if (hdr.app.session_color == V1MODEL_METER_COLOR_YELLOW) {
+            // the session is over its rate: every flow drops a class
+            if (hdr.app.qfi == QFI_CONVERSATIONAL) {
+                set_qfi(QFI_STREAMING);
+            } else if (hdr.app.qfi == QFI_STREAMING) {
+                set_qfi(QFI_INTERACTIVE);
+            } else if (hdr.app.qfi == QFI_INTERACTIVE) {
+                set_qfi(QFI_BACKGROUND);
             } else {
-                keep();
+                demote();
             }
+        } else if (hdr.app.app_color == V1MODEL_METER_COLOR_YELLOW) {
+            // the application is over its rate: real-time flows keep their class
+            if (hdr.app.qfi == QFI_CONVERSATIONAL) {
+                keep();
+            } else {
+                demote();
+            }
+        } else {
+            keep();
         }
     }
 }

@@ -1,0 +1,196 @@
+package transform
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// An if statement becomes a decision list: alternatives in priority
+// order, each a conjunction of conditions and the statements that run
+// when it is the first alternative that holds. The last alternative of a
+// list always holds (it has no conditions), so a list covers every packet.
+// A table with const entries in the same order does the same: entries
+// match by the first written.
+
+// alt is one alternative of a decision list.
+type alt struct {
+	lits   []ir.Expr
+	leaves []ir.Stmt
+}
+
+// flattener builds decision lists, asking the solver which conjunctions
+// can hold.
+type flattener struct {
+	ctx   context.Context
+	gs    *guards
+	scope scope
+}
+
+// notRewritable explains why statements stay as they are.
+type notRewritable struct{ reason string }
+
+func (e *notRewritable) Error() string { return e.reason }
+
+func refuse(format string, args ...any) error {
+	return &notRewritable{reason: fmt.Sprintf(format, args...)}
+}
+
+// ifStmt is the decision list of if (C) T else E: T's alternatives with
+// C added, then E's (a packet reaching them failed C, since T's last
+// alternative catches every packet that meets C).
+func (f *flattener) ifStmt(st *ir.If) ([]alt, error) {
+	then, err := f.seq(st.Then)
+	if err != nil {
+		return nil, err
+	}
+	els, err := f.seq(st.Else)
+	if err != nil {
+		return nil, err
+	}
+	var out []alt
+	for _, a := range then {
+		lits := append([]ir.Expr{st.Cond}, a.lits...)
+		ok, err := f.possible(lits)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, alt{lits: lits, leaves: a.leaves})
+		}
+	}
+	return append(out, els...), nil
+}
+
+// seq is the decision list of a statement list: simple statements join
+// every alternative; an if multiplies the alternatives by its own.
+func (f *flattener) seq(ss []ir.Stmt) ([]alt, error) {
+	alts := []alt{{}}
+	for _, st := range ss {
+		switch st := st.(type) {
+		case *ir.If:
+			next, err := f.ifStmt(st)
+			if err != nil {
+				return nil, err
+			}
+			if alts, err = f.product(alts, next, true); err != nil {
+				return nil, err
+			}
+		case *ir.Block:
+			if st.Atomic {
+				return nil, refuse("an @atomic block belongs in an action of its own")
+			}
+			next, err := f.seq(st.Body)
+			if err != nil {
+				return nil, err
+			}
+			if alts, err = f.product(alts, next, true); err != nil {
+				return nil, err
+			}
+		case *ir.Assign, *ir.CallAction, *ir.CallStmt, *ir.SetValid, *ir.StackShift, *ir.Exit, *ir.Declare:
+			for i := range alts {
+				alts[i].leaves = append(append([]ir.Stmt(nil), alts[i].leaves...), st)
+			}
+		default:
+			return nil, refuse("a branch holds %s at %s, which an action cannot", stmtName(st), st.Span())
+		}
+	}
+	return alts, nil
+}
+
+// product is the decision list of x followed by y: every pair of their
+// alternatives that can hold together, x's order first. The conditions of
+// y are evaluated after x's statements ran, so those statements must not
+// write what they read. Unless sameBranch, x and y are separate if
+// statements, whose statements must not depend on each other where both
+// may run (CaT merges branches that have no dependency).
+func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
+	var writes effects
+	for _, a := range x {
+		writes.add(f.scope.stmts(a.leaves))
+	}
+	for _, b := range y {
+		for _, lit := range b.lits {
+			if l, ok := firstOverlap(writes.writes, f.scope.expr(lit).reads); ok {
+				return nil, refuse("the condition %s at %s reads %s, which is written before it", ir.Format(lit), lit.Span(), l)
+			}
+		}
+	}
+	if len(x)*len(y) > maxCubes {
+		return nil, refuse("more than %d alternatives", maxCubes)
+	}
+	var out []alt
+	for _, a := range x {
+		for _, b := range y {
+			lits := append(append([]ir.Expr(nil), a.lits...), b.lits...)
+			ok, err := f.possible(lits)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			if !sameBranch {
+				if d, dep := leafHazard(f.scope, a.leaves, b.leaves); dep {
+					return nil, refuse("%s", d)
+				}
+			}
+			out = append(out, alt{lits: lits, leaves: append(append([]ir.Stmt(nil), a.leaves...), b.leaves...)})
+		}
+	}
+	return out, nil
+}
+
+// possible reports whether a conjunction of conditions can hold.
+func (f *flattener) possible(lits []ir.Expr) (bool, error) {
+	if len(lits) == 0 {
+		return true, nil
+	}
+	conds := make([]cond, len(lits))
+	for i, l := range lits {
+		conds[i] = cond{expr: l}
+	}
+	return f.gs.satisfiable(f.ctx, conds)
+}
+
+// leafHazard finds a dependency between two statement lists.
+func leafHazard(s scope, a, b []ir.Stmt) (string, bool) {
+	if len(a) == 0 || len(b) == 0 {
+		return "", false
+	}
+	na := &Node{Span: a[0].Span(), eff: s.stmts(a)}
+	nb := &Node{Span: b[0].Span(), eff: s.stmts(b)}
+	d, ok := hazard(na, nb)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("the branches at %s and %s both may run and depend on each other (%s on %s)", na.Span, nb.Span, d.Hazard, d.Loc), true
+}
+
+func firstOverlap(a, b []loc) (loc, bool) {
+	for _, x := range a {
+		for _, y := range b {
+			if x.overlaps(y) {
+				return longer(x, y), true
+			}
+		}
+	}
+	return "", false
+}
+
+func stmtName(st ir.Stmt) string {
+	switch st.(type) {
+	case *ir.ApplyTable, *ir.SwitchAction:
+		return "a table application"
+	case *ir.Switch:
+		return "a switch"
+	case *ir.Return:
+		return "a return"
+	case *ir.For, *ir.Break, *ir.Continue:
+		return "a loop"
+	case *ir.ApplyBlock:
+		return "a sub-block application"
+	}
+	return fmt.Sprintf("%T", st)
+}

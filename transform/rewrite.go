@@ -1,0 +1,422 @@
+package transform
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
+)
+
+// Rewrite is one run of if statements that became a table.
+type Rewrite struct {
+	Control string
+	// Span covers the if statements replaced.
+	Span  diag.Span
+	Table string
+	// Keys are "FIELD: KIND"; Entries counts the const entries.
+	Keys    []string
+	Entries int
+	// Gateways is the number of conditions the table replaces.
+	Gateways int
+}
+
+// Kept is an if statement that stays, and why.
+type Kept struct {
+	Span   diag.Span
+	Reason string
+}
+
+// Result is the outcome of Transform.
+type Result struct {
+	// Source is the main file rewritten; it equals the input when nothing
+	// was rewritten.
+	Source   []byte
+	Rewrites []Rewrite
+	Kept     []Kept
+	// Queries counts solver queries.
+	Queries int
+}
+
+// Transform rewrites, in the main file's text, every run of if statements
+// in a match-action control whose conditions test fields against
+// constants and whose branches are independent, into one table with const
+// entries (CaT's rewrite to match-action tables). The text outside the
+// replaced statements is kept as written, comments and all; full-line
+// comments inside them move above the table's application. file names
+// the main file in prog's spans and src is its text.
+func Transform(ctx context.Context, prog *ir.Program, file string, src []byte) (*Result, error) {
+	names := newNamer()
+	gs := newGuards(names)
+	defer gs.close()
+	r := &rewriter{ctx: ctx, prog: prog, file: file, lines: splitLines(string(src)), newlineAtEnd: strings.HasSuffix(string(src), "\n"), gs: gs,
+		scope: scope{names: names}, used: usedNames(prog)}
+	for _, a := range prog.Actions {
+		if a.Name == "NoAction" {
+			r.noAction = a
+		}
+	}
+	for _, c := range matchActionControls(prog) {
+		if err := r.control(c); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Source: []byte(r.apply()), Rewrites: r.rewrites, Kept: r.kept, Queries: gs.queries}
+	return res, ctx.Err()
+}
+
+type rewriter struct {
+	ctx   context.Context
+	prog  *ir.Program
+	file  string
+	lines []string
+	// newlineAtEnd is whether the source ends with a line break.
+	newlineAtEnd bool
+	gs           *guards
+	scope        scope
+	used         map[string]bool
+	noAction     *ir.Action
+	edits        []edit
+	rewrites     []Rewrite
+	kept         []Kept
+	// control being rewritten, the variables its tables may read, and the
+	// declarations made for it.
+	control_ *ir.Control
+	visible  map[*ir.Var]bool
+	decls    strings.Builder
+	indent   string
+}
+
+// edit replaces lines [from, to] (1-based, inclusive; to = from-1 inserts
+// before from) with text.
+type edit struct {
+	from, to int
+	text     string
+}
+
+func (r *rewriter) control(c *ir.Control) error {
+	applyLine := c.ApplySpan.Start.Line
+	if c.ApplySpan.File != r.file || applyLine < 1 || applyLine > len(r.lines) ||
+		!strings.HasPrefix(strings.TrimSpace(r.lines[applyLine-1]), "apply") {
+		return nil // declared in an include, or laid out so that no line holds "apply" first
+	}
+	r.control_, r.indent = c, leadingSpace(r.lines[applyLine-1])
+	r.visible = map[*ir.Var]bool{}
+	for _, v := range append(append([]*ir.Var(nil), c.Params...), c.Locals...) {
+		r.visible[v] = true
+	}
+	r.decls.Reset()
+	if err := r.list(c.Body); err != nil {
+		return err
+	}
+	if r.decls.Len() > 0 {
+		text := r.decls.String()
+		if applyLine > 1 && strings.TrimSpace(r.lines[applyLine-2]) == "" {
+			text = strings.TrimPrefix(text, "\n")
+		}
+		r.edits = append(r.edits, edit{from: applyLine, to: applyLine - 1, text: text})
+	}
+	return nil
+}
+
+// list rewrites the runs of if statements in a statement list, and looks
+// inside what it does not rewrite.
+func (r *rewriter) list(ss []ir.Stmt) error {
+	for i := 0; i < len(ss); {
+		if _, isIf := ss[i].(*ir.If); !isIf {
+			if err := r.inside(ss[i]); err != nil {
+				return err
+			}
+			i++
+			continue
+		}
+		j, alts, err := r.run(ss, i)
+		if err != nil {
+			return err
+		}
+		if alts != nil {
+			done, err := r.replace(ss, i, j, alts)
+			if err != nil {
+				return err
+			}
+			if done {
+				i = j
+				continue
+			}
+		}
+		if err := r.inside(ss[i]); err != nil {
+			return err
+		}
+		i++
+	}
+	return nil
+}
+
+// inside rewrites the statement lists nested in st.
+func (r *rewriter) inside(st ir.Stmt) error {
+	switch st := st.(type) {
+	case *ir.If:
+		if err := r.list(st.Then); err != nil {
+			return err
+		}
+		return r.list(st.Else)
+	case *ir.Block:
+		if !st.Atomic {
+			return r.list(st.Body)
+		}
+	case *ir.SwitchAction:
+		for _, c := range st.Cases {
+			if err := r.list(c.Body); err != nil {
+				return err
+			}
+		}
+	case *ir.Switch:
+		for _, c := range st.Cases {
+			if err := r.list(c.Body); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// run finds the longest run of if statements from ss[i] that merge into
+// one decision list; j is the end of the run. alts is nil when ss[i]
+// itself cannot become a table (and why is recorded).
+func (r *rewriter) run(ss []ir.Stmt, i int) (j int, alts []alt, err error) {
+	f := &flattener{ctx: r.ctx, gs: r.gs, scope: r.scope}
+	alts, err = r.one(f, ss[i].(*ir.If))
+	if err != nil {
+		return i + 1, nil, r.keep(ss[i], err)
+	}
+	for j = i + 1; j < len(ss); j++ {
+		next, ok := ss[j].(*ir.If)
+		if !ok {
+			break
+		}
+		more, err := r.one(f, next)
+		if err == nil {
+			more, err = f.product(alts, more, false)
+		}
+		if err != nil {
+			if _, refused := err.(*notRewritable); !refused {
+				return j, nil, err
+			}
+			break
+		}
+		alts = more
+	}
+	return j, alts, nil
+}
+
+// keep records why st stays; errors other than refusals pass through.
+func (r *rewriter) keep(st ir.Stmt, err error) error {
+	if nr, ok := err.(*notRewritable); ok {
+		r.kept = append(r.kept, Kept{Span: st.Span(), Reason: nr.reason})
+		return nil
+	}
+	return err
+}
+
+// one is the decision list of one if statement, if a table can hold it.
+func (r *rewriter) one(f *flattener, st *ir.If) ([]alt, error) {
+	alts, err := f.ifStmt(st)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range alts {
+		for _, e := range a.lits {
+			if v := r.hidden(f.scope.expr(e), nil); v != "" {
+				return nil, refuse("the condition %s reads %s, declared in the apply block, which a table cannot see", ir.Format(e), v)
+			}
+		}
+		if v := r.hidden(f.scope.stmts(a.leaves), a.leaves); v != "" {
+			return nil, refuse("a branch uses %s, declared in the apply block, which an action cannot see", v)
+		}
+	}
+	return alts, nil
+}
+
+// hidden names a variable that eff uses that tables and actions of the
+// control cannot see (one declared in the apply block, outside leaves).
+func (r *rewriter) hidden(eff effects, leaves []ir.Stmt) string {
+	declared := map[string]bool{}
+	for _, st := range leaves {
+		if d, ok := st.(*ir.Declare); ok {
+			declared[r.scope.names.name(d.Var)] = true
+		}
+	}
+	visible := map[string]bool{}
+	for v := range r.visible {
+		visible[r.scope.names.name(v)] = true
+	}
+	for _, l := range append(eff.reads, eff.writes...) {
+		if l[0] == '@' || l[0] == '$' {
+			continue
+		}
+		root := string(l)
+		if i := strings.IndexAny(root, ".["); i >= 0 {
+			root = root[:i]
+		}
+		if !visible[root] && !declared[root] {
+			return root
+		}
+	}
+	return ""
+}
+
+// replace turns ss[i:j] into a table when its lines can be replaced
+// whole; done is false when they cannot (the statements stay).
+func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err error) {
+	first, last := ss[i].Span(), ss[j-1].Span()
+	if reason := r.replaceable(ss, i, j); reason != "" {
+		r.kept = append(r.kept, Kept{Span: first, Reason: reason})
+		return false, nil
+	}
+	name := r.fresh(fmt.Sprintf("if_%d", first.Start.Line))
+	t, err := buildTable(alts, name, r.scope, r.fresh, r.noAction)
+	if err != nil {
+		return false, r.keep(ss[i], err)
+	}
+	fmt.Fprintf(&r.decls, "\n%s// %s: the if statements of lines %d-%d, as a table.\n", r.indent, name, first.Start.Line, last.End.Line)
+	r.decls.WriteString(t.print(r.indent))
+	var text strings.Builder
+	ind := leadingSpace(r.lines[first.Start.Line-1])
+	for l := first.Start.Line; l <= last.End.Line; l++ {
+		if s := strings.TrimSpace(r.lines[l-1]); strings.HasPrefix(s, "//") {
+			text.WriteString(ind + s + "\n")
+		}
+	}
+	fmt.Fprintf(&text, "%s%s.apply();\n", ind, name)
+	r.edits = append(r.edits, edit{from: first.Start.Line, to: last.End.Line, text: text.String()})
+	rw := Rewrite{Control: r.control_.Name, Span: first.Join(last), Table: name, Entries: len(t.entries), Gateways: countIfs(ss[i:j])}
+	for k, key := range t.keys {
+		rw.Keys = append(rw.Keys, ir.Format(key.expr)+": "+t.kinds[k])
+	}
+	r.rewrites = append(r.rewrites, rw)
+	return true, nil
+}
+
+// replaceable says why the lines of ss[i:j] cannot be replaced whole, or
+// "" when they can: the statements must start and end their lines, in the
+// main file, apart from their neighbours.
+func (r *rewriter) replaceable(ss []ir.Stmt, i, j int) string {
+	first, last := ss[i].Span(), ss[j-1].Span()
+	if first.File != r.file || last.File != r.file {
+		return "the statements come from another file"
+	}
+	start, end := first.Start, last.End
+	if start.Line < 1 || end.Line > len(r.lines) || end.Line < start.Line {
+		return "the statements' place in the source is not known"
+	}
+	head := r.lines[start.Line-1]
+	if start.Col-1 > len(head) || strings.TrimSpace(head[:start.Col-1]) != "" {
+		return "other code precedes the statement on its first line"
+	}
+	tail := r.lines[end.Line-1]
+	if end.Col-1 > len(tail) {
+		return "the statement's end is not known"
+	}
+	if rest := strings.TrimSpace(tail[end.Col-1:]); rest != "" && !strings.HasPrefix(rest, "//") {
+		return "other code follows the statement on its last line"
+	}
+	if i > 0 && ss[i-1].Span().End.Line >= start.Line {
+		return "the previous statement shares its first line"
+	}
+	if j < len(ss) && ss[j].Span().Start.Line <= end.Line {
+		return "the next statement shares its last line"
+	}
+	return ""
+}
+
+func countIfs(ss []ir.Stmt) int {
+	n := 0
+	for _, st := range ss {
+		if x, ok := st.(*ir.If); ok {
+			n++
+			n += countIfs(x.Then) + countIfs(x.Else)
+		} else if b, ok := st.(*ir.Block); ok {
+			n += countIfs(b.Body)
+		}
+	}
+	return n
+}
+
+// fresh returns name, or name with a suffix, unused in the program.
+func (r *rewriter) fresh(name string) string {
+	out := name
+	for k := 2; r.used[out]; k++ {
+		out = fmt.Sprintf("%s_%d", name, k)
+	}
+	r.used[out] = true
+	return out
+}
+
+// apply returns the text with every edit made.
+func (r *rewriter) apply() string {
+	edits := append([]edit(nil), r.edits...)
+	sort.SliceStable(edits, func(a, b int) bool { return edits[a].from < edits[b].from })
+	var out strings.Builder
+	line := 1
+	for _, e := range edits {
+		for ; line < e.from; line++ {
+			out.WriteString(r.lines[line-1])
+			out.WriteString("\n")
+		}
+		out.WriteString(e.text)
+		line = max(line, e.to+1)
+	}
+	for ; line <= len(r.lines); line++ {
+		out.WriteString(r.lines[line-1])
+		if line < len(r.lines) || r.newlineAtEnd {
+			out.WriteString("\n")
+		}
+	}
+	return out.String()
+}
+
+// usedNames are the names declared anywhere in prog.
+func usedNames(prog *ir.Program) map[string]bool {
+	used := map[string]bool{}
+	for _, a := range prog.Actions {
+		used[a.Name] = true
+	}
+	for _, inst := range prog.Instances {
+		used[inst.Name] = true
+	}
+	for _, f := range prog.Functions {
+		used[f.Name] = true
+	}
+	for _, p := range prog.Parsers {
+		used[p.Name] = true
+	}
+	for _, c := range prog.Controls {
+		used[c.Name] = true
+		for _, v := range append(append([]*ir.Var(nil), c.Params...), c.Locals...) {
+			used[v.Name] = true
+		}
+		for _, inst := range c.Instances {
+			used[inst.Name] = true
+		}
+		for _, a := range c.Actions {
+			used[a.Name] = true
+		}
+		for _, t := range c.Tables {
+			used[t.Name] = true
+		}
+	}
+	for _, t := range prog.Types {
+		used[t.String()] = true
+	}
+	return used
+}
+
+func leadingSpace(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+// splitLines splits text into lines without their terminators.
+func splitLines(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+}

@@ -1,0 +1,297 @@
+package transform
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// newTable is a table made from a decision list, ready to print.
+type newTable struct {
+	name    string
+	keys    []key
+	kinds   []string
+	actions []*newAction
+	entries []newEntry
+	// dflt is the action of the packets no entry matches.
+	dflt     *newAction
+	dfltArgs []ir.Expr
+}
+
+// newAction is an action the table runs: a declared one (decl set), or
+// one made of a branch's statements (body set).
+type newAction struct {
+	name string
+	decl *ir.Action
+	body []ir.Stmt
+}
+
+type newEntry struct {
+	keys   []*constraint // nil: any value
+	action *newAction
+	args   []ir.Expr
+}
+
+// tableBuilder turns a decision list into a table.
+type tableBuilder struct {
+	m       *matcher
+	names   func(string) string
+	noAct   *ir.Action
+	table   *newTable
+	byBody  map[string]*newAction
+	actions map[*ir.Action]*newAction
+}
+
+func buildTable(alts []alt, name string, s scope, fresh func(string) string, noAction *ir.Action) (*newTable, error) {
+	b := &tableBuilder{m: &matcher{scope: s}, names: fresh, noAct: noAction, table: &newTable{name: name},
+		byBody: map[string]*newAction{}, actions: map[*ir.Action]*newAction{}}
+	for _, a := range alts {
+		act, args, err := b.action(a.leaves)
+		if err != nil {
+			return nil, err
+		}
+		cubes := []cube{{}}
+		for _, lit := range a.lits {
+			lc, err := b.m.cubes(lit, false)
+			if err != nil {
+				return nil, refuse("%v", err)
+			}
+			if cubes, err = b.m.product(cubes, lc); err != nil {
+				return nil, refuse("%v", err)
+			}
+		}
+		for _, c := range cubes {
+			if len(c) == 0 { // matches every packet: the rest is unreachable
+				b.table.dflt, b.table.dfltArgs = act, args
+				return b.finish()
+			}
+			e := newEntry{keys: make([]*constraint, 0), action: act, args: args}
+			for k := range b.m.keys {
+				if kc, ok := c[k]; ok {
+					e.keys = append(e.keys, &kc)
+				} else {
+					e.keys = append(e.keys, nil)
+				}
+			}
+			b.table.entries = append(b.table.entries, e)
+		}
+	}
+	return b.finish()
+}
+
+// finish fills in the keys (entries made before a key was seen do not
+// constrain it) and their match kinds.
+func (b *tableBuilder) finish() (*newTable, error) {
+	t := b.table
+	t.keys = b.m.keys
+	for i := range t.entries {
+		for len(t.entries[i].keys) < len(t.keys) {
+			t.entries[i].keys = append(t.entries[i].keys, nil)
+		}
+	}
+	if len(t.keys) == 0 {
+		return nil, refuse("no condition tests a field")
+	}
+	for k, key := range t.keys {
+		kind, err := matchKind(t.entries, k, key.width)
+		if err != nil {
+			return nil, err
+		}
+		t.kinds = append(t.kinds, kind)
+	}
+	if t.dflt == nil {
+		return nil, refuse("internal: a decision list without a last alternative")
+	}
+	return t, nil
+}
+
+// matchKind is the simplest match kind that expresses every entry's
+// constraint on key k: exact when all are single values, range when some
+// are ranges, ternary when some are masks or absent.
+func matchKind(entries []newEntry, k, width int) (string, error) {
+	ranges, masks, absent := false, false, false
+	for _, e := range entries {
+		c := e.keys[k]
+		switch {
+		case c == nil:
+			absent = true
+		case func() bool { _, p := c.point(width); return p }():
+		case c.ternary():
+			masks = true
+		default:
+			ranges = true
+		}
+	}
+	switch {
+	case ranges && masks:
+		return "", refuse("one field is tested both with a mask and with a range")
+	case ranges:
+		return ir.MatchRange, nil
+	case masks || absent:
+		return ir.MatchTernary, nil
+	}
+	return ir.MatchExact, nil
+}
+
+// action returns the table action that runs leaves: NoAction for none,
+// the action itself for a lone call with constant data, else a new
+// action (one per distinct body).
+func (b *tableBuilder) action(leaves []ir.Stmt) (*newAction, []ir.Expr, error) {
+	if len(leaves) == 0 && b.noAct != nil {
+		return b.declared(b.noAct), nil, nil
+	}
+	if len(leaves) == 1 {
+		if call, ok := leaves[0].(*ir.CallAction); ok && constantData(call.Call) {
+			return b.declared(call.Call.Action), call.Call.Args, nil
+		}
+	}
+	body := printStmts(leaves, "")
+	if a, ok := b.byBody[body]; ok {
+		return a, nil, nil
+	}
+	a := &newAction{name: b.names(b.table.name + "_" + fmt.Sprint(len(b.byBody)+1)), body: leaves}
+	b.byBody[body] = a
+	b.table.actions = append(b.table.actions, a)
+	return a, nil, nil
+}
+
+func (b *tableBuilder) declared(decl *ir.Action) *newAction {
+	if a, ok := b.actions[decl]; ok {
+		return a
+	}
+	a := &newAction{name: decl.Name, decl: decl}
+	b.actions[decl] = a
+	b.table.actions = append(b.table.actions, a)
+	return a
+}
+
+// constantData reports whether a call passes only constants to an action
+// without directional parameters: a table entry can make that call.
+func constantData(c *ir.ActionCall) bool {
+	for _, p := range c.Action.Params {
+		if p.Dir != ir.DirNone {
+			return false
+		}
+	}
+	for _, a := range c.Args {
+		if _, ok := a.(*ir.Const); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// print writes the table's new actions and the table, indented by indent.
+func (t *newTable) print(indent string) string {
+	var b strings.Builder
+	in := indent + "    "
+	for _, a := range t.actions {
+		if a.decl != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%saction %s() {\n%s%s}\n", indent, a.name, printStmts(a.body, in), indent)
+	}
+	fmt.Fprintf(&b, "%stable %s {\n%skey = {\n", indent, t.name, in)
+	for i, k := range t.keys {
+		fmt.Fprintf(&b, "%s    %s: %s;\n", in, ir.Format(k.expr), t.kinds[i])
+	}
+	fmt.Fprintf(&b, "%s}\n%sactions = {\n", in, in)
+	for _, a := range t.actions {
+		fmt.Fprintf(&b, "%s    %s;\n", in, a.name)
+	}
+	fmt.Fprintf(&b, "%s}\n", in)
+	if len(t.entries) > 0 {
+		fmt.Fprintf(&b, "%sconst entries = {\n", in)
+		for _, e := range t.entries {
+			fmt.Fprintf(&b, "%s    %s: %s(%s);\n", in, t.keysets(e), e.action.name, exprs(e.args))
+		}
+		fmt.Fprintf(&b, "%s}\n", in)
+	}
+	fmt.Fprintf(&b, "%sconst default_action = %s(%s);\n", in, t.dflt.name, exprs(t.dfltArgs))
+	fmt.Fprintf(&b, "%ssize = %d;\n%s}\n", in, max(len(t.entries), 1), indent)
+	return b.String()
+}
+
+func (t *newTable) keysets(e newEntry) string {
+	parts := make([]string, len(t.keys))
+	for i, c := range e.keys {
+		parts[i] = keyset(c, t.keys[i], t.kinds[i])
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func keyset(c *constraint, k key, kind string) string {
+	if c == nil {
+		return "_"
+	}
+	if v, ok := c.point(k.width); ok {
+		if k.bool_ {
+			return fmt.Sprint(v.Sign() != 0)
+		}
+		return hex(v)
+	}
+	if c.ternary() {
+		return hex(c.value) + " &&& " + hex(c.mask)
+	}
+	return hex(c.lo) + " .. " + hex(c.hi)
+}
+
+func hex(v *big.Int) string {
+	if v.Cmp(big.NewInt(10)) < 0 {
+		return v.String()
+	}
+	return "0x" + v.Text(16)
+}
+
+func exprs(es []ir.Expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = ir.Format(e)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// printStmts prints statements as P4, one per line.
+func printStmts(ss []ir.Stmt, indent string) string {
+	var b strings.Builder
+	for _, st := range ss {
+		b.WriteString(indent)
+		b.WriteString(printStmt(st))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func printStmt(st ir.Stmt) string {
+	switch st := st.(type) {
+	case *ir.Assign:
+		return fmt.Sprintf("%s = %s;", ir.Format(st.LHS), ir.Format(st.RHS))
+	case *ir.CallAction:
+		return fmt.Sprintf("%s(%s);", st.Call.Action.Name, exprs(st.Call.Args))
+	case *ir.CallStmt:
+		return ir.Format(st.Call) + ";"
+	case *ir.SetValid:
+		if st.Valid {
+			return ir.Format(st.X) + ".setValid();"
+		}
+		return ir.Format(st.X) + ".setInvalid();"
+	case *ir.StackShift:
+		if st.Push {
+			return fmt.Sprintf("%s.push_front(%d);", ir.Format(st.X), st.Count)
+		}
+		return fmt.Sprintf("%s.pop_front(%d);", ir.Format(st.X), st.Count)
+	case *ir.Exit:
+		return "exit;"
+	case *ir.Declare:
+		if st.Init == nil {
+			return fmt.Sprintf("%s %s;", st.Var.Type, st.Var.Name)
+		}
+		return fmt.Sprintf("%s %s = %s;", st.Var.Type, st.Var.Name, ir.Format(st.Init))
+	}
+	panic(fmt.Sprintf("transform: printing %T, which flattening does not let through", st))
+}
