@@ -30,8 +30,8 @@ var allowed = map[string][]string{
 	"alloc":                     {"target"},
 	"pipeline":                  {"interp", "ir", "synth"},
 	"internal/corpus":           {"diag", "frontend", "ir"},
-	"driver":                    {"backends/banzai", "diag", "frontend", "interp", "ir", "pipeline", "synth", "synth/grammar", "target", "tofino"},
-	"cmd/p4hls":                 {"diag", "ir", "frontend", "interp", "driver", "synth"},
+	"driver":                    {"backends/banzai", "diag", "frontend", "interp", "ir", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
+	"cmd/p4hls":                 {"diag", "ir", "frontend", "interp", "driver", "synth", "transform"},
 }
 
 func TestImportPolicy(t *testing.T) {

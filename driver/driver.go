@@ -1,7 +1,7 @@
 // Package driver runs p4hls's phases for one compile request and reports
-// what they produced. Today it runs the frontend and resource synthesis;
-// transformation, allocation and the backends join as they land, and their
-// phases already have their place in the report.
+// what they produced. Today it runs the frontend, resource transformation
+// and resource synthesis; allocation and the backends join as they land,
+// and their phases already have their place in the report.
 package driver
 
 import (
@@ -37,6 +37,8 @@ type Request struct {
 	// VerifyPackets, when not 0, runs each synthesized action in the
 	// pipeline model against the interpreter on that many random packets.
 	VerifyPackets int
+	// NoTransform skips phase 1's rewrites (the analysis still reports).
+	NoTransform bool
 }
 
 // Progress receives a line per step of long work.
@@ -44,10 +46,14 @@ type Progress func(phase, detail string)
 
 // Result is what a compile produced.
 type Result struct {
-	Program     *ir.Program
-	Graphs      []*synth.Graph
-	Report      Report
-	Diagnostics diag.List
+	Program *ir.Program
+	// Transformed is the main file after phase 1 (the source when nothing
+	// was rewritten), and TransformedProgram its IR.
+	Transformed        []byte
+	TransformedProgram *ir.Program
+	Graphs             []*synth.Graph
+	Report             Report
+	Diagnostics        diag.List
 	// Source maps file names to their text, for printing diagnostics.
 	Source func(file string) []byte
 }
@@ -71,29 +77,25 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 		progress = func(string, string) {}
 	}
 	res := &Result{Report: newReport(req)}
-	stateful, stateless, err := grammars(req.Target, req.ALU)
+	tg, stateful, stateless, err := grammars(req.Target, req.ALU)
 	if err != nil {
 		return res, fmt.Errorf("%w: %w", ErrRequest, err)
 	}
 	res.Report.ALU = stateful.Name
 
-	start := time.Now()
-	progress("frontend", req.File)
-	prog, source, err := frontend.Load(ctx, req.File, req.Source, req.Frontend, &res.Diagnostics)
-	res.Report.Phases["frontend"] = time.Since(start).Seconds()
-	if source != nil {
-		res.Source = source.FileText
-	}
-	res.Report.Diagnostics = diagnosticLines(&res.Diagnostics)
+	prog, err := frontendPhase(ctx, req, res, progress)
 	if err != nil {
 		return res, err
 	}
-	if prog == nil {
-		return res, ErrProgram
-	}
-	res.Program = prog
 
-	start = time.Now()
+	if err := transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress); err != nil {
+		return res, err
+	}
+
+	// Synthesis reads the program as written: phase 1 rewrites apply
+	// blocks and never an action, so the actions are the same, and their
+	// spans point into the user's file.
+	start := time.Now()
 	err = synthesize(ctx, req, res, stateful, stateless, progress)
 	res.Report.Phases["synth"] = time.Since(start).Seconds()
 	if err != nil {
@@ -109,32 +111,70 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 	return res, nil
 }
 
-// grammars returns the target's stateful and stateless ALUs.
-func grammars(name, alu string) (stateful, stateless *grammar.Grammar, err error) {
-	var tg *target.Target
+// Transform runs the frontend and phase 1 only, for the target's stage
+// limits (`p4hls bench transform`).
+func Transform(ctx context.Context, req Request, progress Progress) (*Result, error) {
+	if progress == nil {
+		progress = func(string, string) {}
+	}
+	res := &Result{Report: newReport(req)}
+	tg, _, _, err := grammars(req.Target, req.ALU)
+	if err != nil {
+		return res, fmt.Errorf("%w: %w", ErrRequest, err)
+	}
+	prog, err := frontendPhase(ctx, req, res, progress)
+	if err != nil {
+		return res, err
+	}
+	return res, transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress)
+}
+
+// frontendPhase loads the program; it is nil (with ErrProgram) when the
+// program has errors.
+func frontendPhase(ctx context.Context, req Request, res *Result, progress Progress) (*ir.Program, error) {
+	start := time.Now()
+	progress("frontend", req.File)
+	prog, source, err := frontend.Load(ctx, req.File, req.Source, req.Frontend, &res.Diagnostics)
+	res.Report.Phases["frontend"] = time.Since(start).Seconds()
+	if source != nil {
+		res.Source = source.FileText
+	}
+	res.Report.Diagnostics = diagnosticLines(&res.Diagnostics)
+	if err != nil {
+		return nil, err
+	}
+	if prog == nil {
+		return nil, ErrProgram
+	}
+	res.Program = prog
+	return prog, nil
+}
+
+// grammars returns the target and its stateful and stateless ALUs.
+func grammars(name, alu string) (tg *target.Target, stateful, stateless *grammar.Grammar, err error) {
 	switch name {
 	case "banzai":
 		if alu == "" {
-			return nil, nil, fmt.Errorf("target banzai needs --alu, one of %v", banzai.Atoms)
+			return nil, nil, nil, fmt.Errorf("target banzai needs --alu, one of %v", banzai.Atoms)
 		}
 		if tg, err = banzai.Target(alu); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	case "tofino":
 		if alu != "" && alu != "stateful" {
-			return nil, nil, fmt.Errorf("target tofino has one stateful ALU; --alu %s does not name it", alu)
+			return nil, nil, nil, fmt.Errorf("target tofino has one stateful ALU; --alu %s does not name it", alu)
 		}
 		tg, alu = tofino.Target(), "stateful"
 	default:
-		return nil, nil, fmt.Errorf("unknown target %q (targets: banzai, tofino)", name)
+		return nil, nil, nil, fmt.Errorf("unknown target %q (targets: banzai, tofino)", name)
 	}
 	if stateful, err = tg.Grammar(alu); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if stateless, err = tg.Grammar("stateless"); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return stateful, stateless, nil
+	return tg, stateful, stateless, nil
 }
 
 // synthesize maps every action with an @atomic block.

@@ -22,7 +22,9 @@ type Report struct {
 	SolverQueries int                `json:"solver_queries"`
 	CacheHits     int                `json:"cache_hits"`
 	Diagnostics   []string           `json:"diagnostics"`
-	Actions       []ActionReport     `json:"actions"`
+	// Transform is phase 1's outcome (nil until it ran).
+	Transform *TransformReport `json:"transform"`
+	Actions   []ActionReport   `json:"actions"`
 }
 
 // StageUsage is what one stage holds.

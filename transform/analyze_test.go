@@ -15,19 +15,22 @@ import (
 // b, c, result (32 bits).
 func program(t *testing.T, decls, apply string) *ir.Program {
 	t.Helper()
-	src := `#include <core.p4>
+	return corpus.LoadSource(t, "transform_test.p4", []byte(programSource(decls, apply)))
+}
+
+func programSource(decls, apply string) string {
+	return `#include <core.p4>
 #include <v1model.p4>
 header app_t { bit<8> round; bit<8> x; bit<8> y; bit<32> a; bit<32> b; bit<32> c; bit<32> result; }
 #include "../include/bench.p4"
 control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
 ` + decls + `
     apply {
-` + apply + `
+        ` + apply + `
     }
 }
 BENCH_MAIN
 `
-	return corpus.LoadSource(t, "transform_test.p4", []byte(src))
 }
 
 func analyze(t *testing.T, prog *ir.Program, perStage int) *Analysis {

@@ -142,6 +142,25 @@ func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
 	return out, nil
 }
 
+// conditionsUnwritten refuses a decision list where a branch writes what
+// a condition reads. Taken one by one such branches would be fine (the
+// table matches before its action runs), but CaT stays conservative here,
+// and so does this.
+func (f *flattener) conditionsUnwritten(alts []alt) error {
+	var writes effects
+	for _, a := range alts {
+		writes.add(f.scope.stmts(a.leaves))
+	}
+	for _, a := range alts {
+		for _, lit := range a.lits {
+			if l, ok := firstOverlap(writes.writes, f.scope.expr(lit).reads); ok {
+				return refuse("the condition %s at %s reads %s, which a branch writes", ir.Format(lit), lit.Span(), l)
+			}
+		}
+	}
+	return nil
+}
+
 // possible reports whether a conjunction of conditions can hold.
 func (f *flattener) possible(lits []ir.Expr) (bool, error) {
 	if len(lits) == 0 {

@@ -132,7 +132,7 @@ func (r *rewriter) list(ss []ir.Stmt) error {
 			i++
 			continue
 		}
-		j, alts, err := r.run(ss, i)
+		j, alts, err := r.group(ss, i)
 		if err != nil {
 			return err
 		}
@@ -146,10 +146,11 @@ func (r *rewriter) list(ss []ir.Stmt) error {
 				continue
 			}
 		}
-		if err := r.inside(ss[i]); err != nil {
-			return err
+		for ; i < j; i++ {
+			if err := r.inside(ss[i]); err != nil {
+				return err
+			}
 		}
-		i++
 	}
 	return nil
 }
@@ -182,39 +183,40 @@ func (r *rewriter) inside(st ir.Stmt) error {
 	return nil
 }
 
-// run finds the longest run of if statements from ss[i] that merge into
-// one decision list; j is the end of the run. alts is nil when ss[i]
-// itself cannot become a table (and why is recorded).
-func (r *rewriter) run(ss []ir.Stmt, i int) (j int, alts []alt, err error) {
-	f := &flattener{ctx: r.ctx, gs: r.gs, scope: r.scope}
-	alts, err = r.one(f, ss[i].(*ir.If))
-	if err != nil {
-		return i + 1, nil, r.keep(ss[i], err)
-	}
-	for j = i + 1; j < len(ss); j++ {
-		next, ok := ss[j].(*ir.If)
-		if !ok {
+// group finds the run of consecutive if statements from ss[i] (j is its
+// end) and, when the whole run can become one table, its decision list.
+// A run whose branches depend on each other stays as written: CaT merges
+// branches that have no dependency between them. So does a run where a
+// branch writes what a condition reads (CaT's conservative rule).
+func (r *rewriter) group(ss []ir.Stmt, i int) (j int, alts []alt, err error) {
+	for j = i; j < len(ss); j++ {
+		if _, ok := ss[j].(*ir.If); !ok {
 			break
 		}
-		more, err := r.one(f, next)
-		if err == nil {
-			more, err = f.product(alts, more, false)
+	}
+	whole := ss[i].Span().Join(ss[j-1].Span())
+	f := &flattener{ctx: r.ctx, gs: r.gs, scope: r.scope}
+	for k := i; k < j; k++ {
+		next, err := r.one(f, ss[k].(*ir.If))
+		if err == nil && k > i {
+			next, err = f.product(alts, next, false)
 		}
 		if err != nil {
-			if _, refused := err.(*notRewritable); !refused {
-				return j, nil, err
-			}
-			break
+			return j, nil, r.keep(whole, err)
 		}
-		alts = more
+		alts = next
+	}
+	if err := f.conditionsUnwritten(alts); err != nil {
+		return j, nil, r.keep(whole, err)
 	}
 	return j, alts, nil
 }
 
-// keep records why st stays; errors other than refusals pass through.
-func (r *rewriter) keep(st ir.Stmt, err error) error {
+// keep records why the statements at sp stay; errors other than refusals
+// pass through.
+func (r *rewriter) keep(sp diag.Span, err error) error {
 	if nr, ok := err.(*notRewritable); ok {
-		r.kept = append(r.kept, Kept{Span: st.Span(), Reason: nr.reason})
+		r.kept = append(r.kept, Kept{Span: sp, Reason: nr.reason})
 		return nil
 	}
 	return err
@@ -278,7 +280,7 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 	name := r.fresh(fmt.Sprintf("if_%d", first.Start.Line))
 	t, err := buildTable(alts, name, r.scope, r.fresh, r.noAction)
 	if err != nil {
-		return false, r.keep(ss[i], err)
+		return false, r.keep(first.Join(last), err)
 	}
 	fmt.Fprintf(&r.decls, "\n%s// %s: the if statements of lines %d-%d, as a table.\n", r.indent, name, first.Start.Line, last.End.Line)
 	r.decls.WriteString(t.print(r.indent))

@@ -93,3 +93,73 @@ func TestTransformKeepsMeaning(t *testing.T) {
 	}
 	t.Logf("%d of %d programs rewritten", rewritten, len(files))
 }
+
+// TestRewriteME3: the UPF rate enforcer's 8 conditions become one table
+// keyed on both colours and the QFI; 8 gateways and 9 keyless tables
+// (17 logical tables, 2 stages of 16) before, one table in 1 stage after.
+func TestRewriteME3(t *testing.T) {
+	res, before, after := transformed(t, "me3_upf_rate_enforcer.p4", nil)
+	if len(res.Rewrites) != 1 {
+		t.Fatalf("%d rewrites, want 1; kept %+v", len(res.Rewrites), res.Kept)
+	}
+	rw := res.Rewrites[0]
+	want := "hdr.app.session_color: ternary, hdr.app.app_color: ternary, hdr.app.qfi: ternary"
+	if strings.Join(rw.Keys, ", ") != want || rw.Entries != 8 || rw.Gateways != 8 {
+		t.Errorf("rewrite %+v, want keys %s, 8 entries, 8 gateways", rw, want)
+	}
+	b, a := analyze(t, before, 16), analyze(t, after, 16)
+	if b.Summary != (Summary{Gateways: 8, Tables: 9, Stages: 2}) || a.Summary != (Summary{Gateways: 0, Tables: 1, Stages: 1}) {
+		t.Errorf("before %+v, after %+v; want 8 gateways, 9 tables, 2 stages, then 0, 1, 1", b.Summary, a.Summary)
+	}
+	for _, comment := range []string{"// the session is over its rate", "// the application is over its rate"} {
+		if !strings.Contains(string(res.Source), comment) {
+			t.Errorf("the comment %q inside the rewritten statements was lost", comment)
+		}
+	}
+}
+
+// TestNoRewrite: programs where a rewrite must not happen; the output is
+// the input, byte for byte, and the reason is reported.
+func TestNoRewrite(t *testing.T) {
+	decls := `
+    bit<8> tag;
+    action set_a() { hdr.app.result = hdr.app.a; }
+    table t { key = { hdr.app.round: exact; } actions = { set_a; NoAction; } default_action = NoAction(); }`
+	cases := []struct {
+		name, apply, reason string
+	}{
+		{"real RAW between ifs", `if (hdr.app.x == 1) { hdr.app.a = 1; }
+        if (hdr.app.y == 2) { hdr.app.b = hdr.app.a; }`, "depend on each other (RAW on hdr.app.a)"},
+		{"real WAW, overlapping conditions", `if (hdr.app.x == 1) { hdr.app.result = hdr.app.a; }
+        if (hdr.app.x <= 2) { hdr.app.result = hdr.app.b; }`, "depend on each other (WAW on hdr.app.result)"},
+		{"branch writes its condition's field", `if (hdr.app.x == 1) { hdr.app.x = 2; }`, "reads hdr.app.x, which a branch writes"},
+		{"earlier branch writes a later condition's field", `if (hdr.app.y == 1) { hdr.app.x = 5; }
+        if (hdr.app.x == 5) { hdr.app.a = 1; }`, "reads hdr.app.x, which is written before it"},
+		{"two fields compared", `if (hdr.app.x == hdr.app.y) { hdr.app.a = 1; }`, "not a test of fields against constants"},
+		{"arithmetic on a field", `if (hdr.app.x + 1 == 3) { hdr.app.a = 1; }`, "not a test of fields against constants"},
+		{"mask and range on one field", `if (hdr.app.x & 0xF0 == 0x10 && hdr.app.x < 0x18) { hdr.app.a = 1; }`, "a range and a mask"},
+		{"branch applies a table", `if (hdr.app.x == 1) { t.apply(); }`, "a table application"},
+		{"table hit", `if (t.apply().hit) { hdr.app.a = 1; }`, "not a test of fields against constants"},
+		{"apply-block local", `bit<8> tmp = hdr.app.x;
+        if (tmp == 3) { hdr.app.a = 1; }`, "declared in the apply block"},
+		{"return", `if (hdr.app.x == 1) { return; }`, "a return"},
+		{"shares a line", `hdr.app.a = 1; if (hdr.app.x == 1) { hdr.app.b = 2; }`, "other code precedes"},
+		{"signed compare", `if ((int<8>) hdr.app.x < 0) { hdr.app.a = 1; }`, "not a test of fields against constants"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := programSource(decls, c.apply)
+			res, _, _ := transformed(t, "transform_test.p4", []byte(src))
+			if string(res.Source) != src {
+				t.Errorf("the program changed:\n%s", res.Source)
+			}
+			var reasons []string
+			for _, k := range res.Kept {
+				reasons = append(reasons, k.Reason)
+			}
+			if !strings.Contains(strings.Join(reasons, "\n"), c.reason) {
+				t.Errorf("reasons %q, want one containing %q", reasons, c.reason)
+			}
+		})
+	}
+}

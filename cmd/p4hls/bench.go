@@ -56,7 +56,8 @@ type benchResult struct {
 }
 
 // runBench implements `p4hls bench synth`: CaT's Table 4 rows, compiled
-// without a query cache, as a table and as JSON.
+// without a query cache, as a table and as JSON; and `p4hls bench
+// transform`.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -64,14 +65,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
 	timeout := fs.Duration("timeout", time.Minute, "time limit per compile")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls bench synth [--corpus DIR] [--json FILE] [--timeout D]")
+		fmt.Fprintln(stderr, "usage: p4hls bench synth|transform [--corpus DIR] [--json FILE] [--timeout D]")
 		fs.PrintDefaults()
 	}
 	rest, code, done := parseArgs(fs, args, 1)
 	if done {
 		return code
 	}
-	if rest[0] != "synth" {
+	switch rest[0] {
+	case "transform":
+		return benchTransform(ctx, *corpus, *jsonOut, stdout, stderr)
+	case "synth":
+	default:
 		fs.Usage()
 		return exitUsage
 	}

@@ -33,11 +33,14 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&req.Synth.NoPredecessorPacking, "no-pred-pack", false, "do not pack a state variable's ALU with its predecessor's")
 	fs.BoolVar(&req.NoPreprocess, "no-preprocess", false, "synthesize actions as written, without constant folding and simplification")
 	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
+	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
+	var emit listFlag
+	fs.Var(&emit, "emit", "also write `WHAT` to OUTDIR: transformed (the program after phase 1, as transformed.p4)")
 	out := fs.String("o", "out", "write the report to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-pred-pack] [--no-preprocess] [--verify N] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)
@@ -46,6 +49,12 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.File = files[0]
 	req.Frontend = options()
+	for _, what := range emit {
+		if what != "transformed" {
+			fmt.Fprintf(stderr, "p4hls: --emit %s: unknown artifact (known: transformed)\n", what)
+			return exitUsage
+		}
+	}
 	var err error
 	if req.Source, err = os.ReadFile(req.File); err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
@@ -68,10 +77,17 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if code, failed := compileFailure(err, *timeout, stderr); failed {
 		return code
 	}
+	printTransform(stdout, res.Report.Transform)
 	printActions(stdout, res.Report)
 	if err := writeReport(*out, res.Report); err != nil {
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUserErr
+	}
+	if len(emit) > 0 {
+		if err := os.WriteFile(filepath.Join(*out, "transformed.p4"), res.Transformed, 0o644); err != nil {
+			fmt.Fprintf(stderr, "p4hls: %v\n", err)
+			return exitUserErr
+		}
 	}
 	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(*out, "report.json"))
 	return exitOK
@@ -123,6 +139,15 @@ func endProgress(w io.Writer) {
 	if isTerminal(w) {
 		fmt.Fprint(w, "\r\033[K")
 	}
+}
+
+// printTransform prints phase 1's trade in one line.
+func printTransform(w io.Writer, t *driver.TransformReport) {
+	if t == nil {
+		return
+	}
+	fmt.Fprintf(w, "transform: %d gateways, %d tables, %d stages -> %d gateways, %d tables, %d stages (%d tables replace if statements)\n",
+		t.Before.Gateways, t.Before.Tables, t.Before.Stages, t.After.Gateways, t.After.Tables, t.After.Stages, len(t.Rewrites))
 }
 
 func printActions(w io.Writer, r driver.Report) {

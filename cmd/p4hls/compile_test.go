@@ -74,7 +74,68 @@ func TestCompileFailures(t *testing.T) {
 }
 
 func TestBenchUsage(t *testing.T) {
-	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || !strings.Contains(stderr, "usage: p4hls bench synth") {
+	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || !strings.Contains(stderr, "usage: p4hls bench synth|transform") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestCompileEmitTransformed: ME-2's three ifs become one table; the
+// transformed program is written, checks, and the report has phase 1's
+// before and after.
+func TestCompileEmitTransformed(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := runCLI("compile", "--emit", "transformed", "-o", out, filepath.Join(corpus, "ok/me2_disjoint_writes.p4"))
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if want := "transform: 3 gateways, 3 tables, 3 stages -> 0 gateways, 1 tables, 1 stages"; !strings.Contains(stdout, want) {
+		t.Errorf("stdout:\n%s\nwant %q", stdout, want)
+	}
+	src, err := os.ReadFile(filepath.Join(out, "transformed.p4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "if_29.apply();") {
+		t.Errorf("transformed.p4 does not apply the new table:\n%s", src)
+	}
+	if code, _, stderr := runCLI("check", "-I", filepath.Join(corpus, "ok"), filepath.Join(out, "transformed.p4")); code != exitOK {
+		t.Errorf("check of transformed.p4: exit %d\n%s", code, stderr)
+	}
+	var report struct {
+		Transform struct {
+			Before, After struct{ Gateways, Tables, Stages int }
+			Rewrites      []struct{ Table string }
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &report); err != nil {
+		t.Fatal(err)
+	}
+	tr := report.Transform
+	if tr.Before.Gateways != 3 || tr.Before.Stages != 3 || tr.After.Gateways != 0 || tr.After.Stages != 1 || len(tr.Rewrites) != 1 {
+		t.Errorf("report transform: %+v", tr)
+	}
+	if code, _, stderr := runCLI("compile", "--emit", "binary", "-o", out, filepath.Join(corpus, "ok/me2_disjoint_writes.p4")); code != exitUsage || !strings.Contains(stderr, "unknown artifact") {
+		t.Errorf("--emit binary: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestBenchTransform: the motivating examples come first, with their
+// before and after.
+func TestBenchTransform(t *testing.T) {
+	code, stdout, stderr := runCLI("bench", "transform", "--corpus", filepath.Join(corpus, "ok"))
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if len(lines) < 4 || !strings.HasPrefix(lines[1], "siphash") || !strings.HasPrefix(lines[2], "me2_disjoint_writes") ||
+		!strings.HasPrefix(lines[3], "me3_upf_rate_enforcer") {
+		t.Fatalf("stdout:\n%s", stdout)
+	}
+	if f := strings.Fields(lines[3]); strings.Join(f[1:10], " ") != "8 -> 0 9 -> 1 2 -> 1" {
+		t.Errorf("ME-3 row %q, want gateways 8 -> 0, tables 9 -> 1, stages 2 -> 1", lines[3])
 	}
 }

@@ -1,9 +1,9 @@
 // ME-3 (CaT Figure 4): the rate enforcer of a UPF (5G user plane function),
 // after UP4's. Two meters colour each packet, the session's and the
 // application's; here they ran upstream and their colours come in the packet
-// (colour-aware policing). Red drops the packet; a yellow session demotes
-// every QoS flow one class; a yellow application demotes all but
-// conversational traffic. Written as if-else, the enforcer needs 8 gateways
+// (colour-aware policing). Red drops the packet; a yellow session marks
+// each QoS flow with an assured-forwarding class (DSCP) one step down; a
+// yellow application demotes all but conversational traffic to best effort. Written as if-else, the enforcer needs 8 gateways
 // and 9 keyless tables: 17 logical tables, one more than a Tofino stage
 // holds, so 2 stages. As one table keyed on the colours and the QFI it needs
 // 1 stage and no gateway.
@@ -13,7 +13,12 @@
 #define QFI_CONVERSATIONAL 1
 #define QFI_STREAMING      2
 #define QFI_INTERACTIVE    3
-#define QFI_BACKGROUND     9
+
+// DSCP code points, in the IPv4 diffserv byte (DSCP << 2)
+#define DSCP_AF41 0x88
+#define DSCP_AF31 0x68
+#define DSCP_AF21 0x48
+#define DSCP_BEST_EFFORT 0
 
 header app_t {
     bit<32> session;        // the UE session the packet belongs to
@@ -30,13 +35,12 @@ control MyIngress(inout headers hdr, inout metadata meta,
         mark_to_drop(standard_metadata);
     }
 
-    action set_qfi(bit<8> qfi) {
-        hdr.app.qfi = qfi;
+    action set_dscp(bit<8> dscp) {
+        hdr.ipv4.diffserv = dscp;
     }
 
     action demote() {
-        hdr.ipv4.diffserv = 0;
-        hdr.app.qfi = QFI_BACKGROUND;
+        hdr.ipv4.diffserv = DSCP_BEST_EFFORT;
     }
 
     action keep() {
@@ -50,11 +54,11 @@ control MyIngress(inout headers hdr, inout metadata meta,
         } else if (hdr.app.session_color == V1MODEL_METER_COLOR_YELLOW) {
             // the session is over its rate: every flow drops a class
             if (hdr.app.qfi == QFI_CONVERSATIONAL) {
-                set_qfi(QFI_STREAMING);
+                set_dscp(DSCP_AF41);
             } else if (hdr.app.qfi == QFI_STREAMING) {
-                set_qfi(QFI_INTERACTIVE);
+                set_dscp(DSCP_AF31);
             } else if (hdr.app.qfi == QFI_INTERACTIVE) {
-                set_qfi(QFI_BACKGROUND);
+                set_dscp(DSCP_AF21);
             } else {
                 demote();
             }
