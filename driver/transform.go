@@ -64,6 +64,10 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 		return fmt.Errorf("transform: %w", err)
 	}
 	tr.SolverQueries += out.Queries
+	if before.GuardsExhausted || out.GuardsExhausted {
+		res.Report.Diagnostics = append(res.Report.Diagnostics, fmt.Sprintf(
+			"%s: note: the guard analysis reached its bound of solver queries; past it, dependencies and rewrites were decided conservatively", req.File))
+	}
 	for _, k := range out.Kept {
 		tr.Kept = append(tr.Kept, KeptReport{At: k.Span.String(), Reason: k.Reason})
 	}

@@ -52,8 +52,10 @@ type Analysis struct {
 	// Summary adds the controls' gateways and tables; Stages is the
 	// largest control's (ingress and egress share the physical stages).
 	Summary
-	// Queries counts the solver queries on guards.
-	Queries int
+	// Queries counts the solver queries on guards; GuardsExhausted says
+	// they reached their bound, after which guards were taken to hold.
+	Queries         int
+	GuardsExhausted bool
 }
 
 // Analyze builds the graphs of prog's match-action controls.
@@ -72,7 +74,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options) (*Analysis, er
 		a.Tables += cg.Tables
 		a.Stages = max(a.Stages, cg.Stages)
 	}
-	a.Queries = gs.queries
+	a.Queries, a.GuardsExhausted = gs.queries, gs.exhausted
 	return a, nil
 }
 

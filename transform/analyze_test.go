@@ -2,6 +2,8 @@ package transform
 
 import (
 	"context"
+	"fmt"
+	"math/rand"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,5 +183,81 @@ func TestStageCapacity(t *testing.T) {
 	ig := analyze(t, program(t, "", apply.String()), 16).Controls[0]
 	if got, want := ig.Summary, (Summary{Gateways: 8, Tables: 9, Stages: 2}); got != want {
 		t.Errorf("summary %+v, want %+v (dependencies %s)", got, want, depsText(ig.Deps))
+	}
+}
+
+// TestCubesAgreeWithSolver: the guard analysis decides conditions that
+// test fields against constants without the solver; on 300 random
+// conditions over two 8-bit fields (comparisons, masks, slices, negations,
+// conjunctions and disjunctions), every conjunction of two it decides
+// gets the solver's answer.
+func TestCubesAgreeWithSolver(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	fields := []string{"hdr.app.x", "hdr.app.y"}
+	var atom func() string
+	atom = func() string {
+		f, c := fields[rng.Intn(2)], rng.Intn(256)
+		switch rng.Intn(4) {
+		case 0:
+			ops := []string{"==", "!=", "<", "<=", ">", ">="}
+			return fmt.Sprintf("%s %s %d", f, ops[rng.Intn(len(ops))], c)
+		case 1:
+			m := rng.Intn(256)
+			return fmt.Sprintf("%s & %d == %d", f, m, c&m)
+		case 2:
+			return fmt.Sprintf("%s[7:4] != %d", f, c%16)
+		}
+		return fmt.Sprintf("%s == %d", f, c%4) // small values meet often
+	}
+	var condition func(depth int) string
+	condition = func(depth int) string {
+		if depth == 0 || rng.Intn(3) == 0 {
+			return atom()
+		}
+		switch rng.Intn(3) {
+		case 0:
+			return "(" + condition(depth-1) + " && " + condition(depth-1) + ")"
+		case 1:
+			return "(" + condition(depth-1) + " || " + condition(depth-1) + ")"
+		}
+		return "!(" + condition(depth-1) + ")"
+	}
+	var apply strings.Builder
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&apply, "if (%s) { hdr.app.a = %d; }\n", condition(3), i)
+	}
+	prog := program(t, "", apply.String())
+	var conds []ir.Expr
+	for _, st := range prog.Control("MyIngress").Body {
+		conds = append(conds, st.(*ir.If).Cond)
+	}
+	gs := newGuards(newNamer())
+	defer gs.close()
+	decided, sat := 0, 0
+	for i := range conds {
+		for _, pair := range [][]cond{
+			{{expr: conds[i]}, {expr: conds[(i+1)%len(conds)]}},
+			{{expr: conds[i]}, {expr: conds[(i+7)%len(conds)], neg: true}},
+		} {
+			byCubes, ok := gs.byCubes(pair)
+			if !ok {
+				continue
+			}
+			decided++
+			bySolver, err := gs.solve(context.Background(), pair)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if byCubes != bySolver {
+				t.Errorf("%s && %v%s: cubes say %v, the solver %v", ir.Format(pair[0].expr), map[bool]string{true: "!"}[pair[1].neg],
+					ir.Format(pair[1].expr), byCubes, bySolver)
+			}
+			if bySolver {
+				sat++
+			}
+		}
+	}
+	if decided < 250 || sat == 0 || sat == decided {
+		t.Errorf("cubes decided %d of 600 conjunctions, %d satisfiable: the test does not exercise both answers", decided, sat)
 	}
 }

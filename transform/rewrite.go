@@ -36,8 +36,10 @@ type Result struct {
 	Source   []byte
 	Rewrites []Rewrite
 	Kept     []Kept
-	// Queries counts solver queries.
-	Queries int
+	// Queries counts solver queries; GuardsExhausted says they reached
+	// their bound, after which conditions were taken to overlap.
+	Queries         int
+	GuardsExhausted bool
 }
 
 // Transform rewrites, in the main file's text, every run of if statements
@@ -63,7 +65,7 @@ func Transform(ctx context.Context, prog *ir.Program, file string, src []byte) (
 			return nil, err
 		}
 	}
-	res := &Result{Source: []byte(r.apply()), Rewrites: r.rewrites, Kept: r.kept, Queries: gs.queries}
+	res := &Result{Source: []byte(r.apply()), Rewrites: r.rewrites, Kept: r.kept, Queries: gs.queries, GuardsExhausted: gs.exhausted}
 	return res, ctx.Err()
 }
 
