@@ -15,7 +15,7 @@ import (
 // program loads a v1model program whose ingress declares decls and
 // applies apply. The app header has fields round, x, y (8 bits) and a,
 // b, c, result (32 bits).
-func program(t *testing.T, decls, apply string) *ir.Program {
+func program(t testing.TB, decls, apply string) *ir.Program {
 	t.Helper()
 	return corpus.LoadSource(t, "transform_test.p4", []byte(programSource(decls, apply)))
 }
@@ -35,7 +35,7 @@ BENCH_MAIN
 `
 }
 
-func analyze(t *testing.T, prog *ir.Program, perStage int) *Analysis {
+func analyze(t testing.TB, prog *ir.Program, perStage int) *Analysis {
 	t.Helper()
 	a, err := Analyze(context.Background(), prog, Options{TablesPerStage: perStage})
 	if err != nil {

@@ -101,6 +101,7 @@ func controls(a, b *Node) bool {
 // the dependency stays, as CaT's analysis does). False lists the dropped
 // dependencies.
 func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ []Dep, err error) {
+	w := &writers{nodes: nodes, counts: map[loc][]int32{}}
 	for j, b := range nodes {
 		for _, a := range nodes[:j] {
 			if exclusive(a, b) {
@@ -115,7 +116,7 @@ func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ 
 				continue
 			}
 			guard := append(append([]cond(nil), a.path...), b.path...)
-			if len(guard) > 0 && stable(guard, nodes, b) {
+			if len(guard) > 0 && w.stable(guard, a, b) {
 				sat, err := gs.satisfiable(ctx, guard)
 				if err != nil {
 					return nil, nil, err
@@ -146,20 +147,59 @@ func exclusive(a, b *Node) bool {
 	return false
 }
 
-// stable reports whether no node between the earliest condition of guard
-// and b writes a location a condition of guard reads (nodes that cannot
-// run with b do not count).
-func stable(guard []cond, nodes []*Node, b *Node) bool {
-	first := guard[0].at
-	var reads []loc
-	for _, c := range guard {
-		first = min(first, c.at)
-		reads = append(reads, c.reads...)
+// writers answers "does a node between two program points write l?"
+// from per-location prefix counts, built once per location.
+type writers struct {
+	nodes  []*Node
+	counts map[loc][]int32
+}
+
+// any reports whether a node with Order in (lo, hi) writes l.
+func (w *writers) any(l loc, lo, hi int) bool {
+	c, ok := w.counts[l]
+	if !ok {
+		c = make([]int32, len(w.nodes)+1)
+		for i, n := range w.nodes {
+			c[i+1] = c[i]
+			if anyOverlap(n.eff.writes, []loc{l}) {
+				c[i+1]++
+			}
+		}
+		w.counts[l] = c
 	}
-	for _, m := range nodes[first+1 : b.Order] {
-		if !exclusive(m, b) && anyOverlap(m.eff.writes, reads) {
-			return false
+	return hi > lo+1 && c[hi]-c[lo+1] > 0
+}
+
+// stable reports whether the conditions of guard see one state: no node
+// that may run with a and b writes a location between two conditions that
+// read it. Then the conjunction, with one variable per location, is
+// exactly "a and b both run".
+func (w *writers) stable(guard []cond, a, b *Node) bool {
+	for i, c := range guard {
+		for _, d := range guard[i+1:] {
+			lo, hi := min(c.at, d.at), max(c.at, d.at)
+			for _, l := range c.reads {
+				for _, m := range d.reads {
+					if l.overlaps(m) && w.changed(longer(l, m), lo, hi, a, b) {
+						return false
+					}
+				}
+			}
 		}
 	}
 	return true
+}
+
+// changed reports whether a node in (lo, hi) that may run with a and b
+// writes l.
+func (w *writers) changed(l loc, lo, hi int, a, b *Node) bool {
+	if !w.any(l, lo, hi) {
+		return false
+	}
+	for _, m := range w.nodes[lo+1 : hi] {
+		if !exclusive(m, a) && !exclusive(m, b) && anyOverlap(m.eff.writes, []loc{l}) {
+			return true
+		}
+	}
+	return false
 }

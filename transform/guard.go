@@ -25,6 +25,16 @@ type guards struct {
 	// to hold (dependencies stay) and exhausted is set.
 	queries   int
 	exhausted bool
+	// matcher and cubes cache each condition's cubes (keys are shared by
+	// all conditions); a nil entry means the condition has none exact.
+	matcher *matcher
+	cubes   map[condKey][]cube
+	inexact map[condKey]bool
+}
+
+type condKey struct {
+	expr ir.Expr
+	neg  bool
 }
 
 // maxGuardQueries bounds the solver calls of one analysis or rewrite, so
@@ -34,7 +44,8 @@ const maxGuardQueries = 5000
 
 func newGuards(names *namer) *guards {
 	z := z3.NewContext()
-	return &guards{z: z, s: z.NewSolverFor("QF_BV"), scope: scope{names: names}, vars: map[string]z3.Expr{}}
+	return &guards{z: z, s: z.NewSolverFor("QF_BV"), scope: scope{names: names}, vars: map[string]z3.Expr{},
+		matcher: &matcher{scope: scope{names: names}}, cubes: map[condKey][]cube{}, inexact: map[condKey]bool{}}
 }
 
 func (g *guards) close() { g.z.Close() }
@@ -74,17 +85,26 @@ func (g *guards) solve(ctx context.Context, conds []cond) (bool, error) {
 // empty. (Most guards are of this kind, and a solver call costs a
 // thousand times more.)
 func (g *guards) byCubes(conds []cond) (sat, decided bool) {
-	m := &matcher{scope: g.scope}
 	acc := []cube{{}}
 	for _, c := range conds {
 		if c.run != nil {
 			return false, false
 		}
-		cs, err := m.cubes(c.expr, c.neg)
-		if err == nil {
-			acc, err = m.product(acc, cs)
+		k := condKey{c.expr, c.neg}
+		if g.inexact[k] {
+			return false, false
 		}
-		if err != nil {
+		cs, ok := g.cubes[k]
+		if !ok {
+			var err error
+			if cs, err = g.matcher.cubes(c.expr, c.neg); err != nil {
+				g.inexact[k] = true
+				return false, false
+			}
+			g.cubes[k] = cs
+		}
+		var err error
+		if acc, err = g.matcher.product(acc, cs); err != nil {
 			return false, false
 		}
 		if len(acc) == 0 {
