@@ -15,14 +15,19 @@ setup:
 build: setup
 	$(GO) build -o $(BIN) ./cmd/p4hls
 
-# The main job on a bundled example: check a stateful program, run its
+# The main job on bundled examples: check a stateful program, run its
 # packet test on the reference interpreter, then synthesize its @atomic
 # action for Banzai's pred_raw atom and run the ALUs against the
-# interpreter on 10,000 packets (report in out/report.json).
+# interpreter on 10,000 packets (report in out/report.json); then rewrite
+# ME-3's if-else chain into a table (out/me3/transformed.p4) and run ME-3's
+# packet test on the result.
+ME3 := testdata/p4/ok/me3_upf_rate_enforcer
 demo: build
 	$(BIN) check $(EXAMPLE).p4 && echo "$(EXAMPLE).p4: ok"
 	$(BIN) sim $(EXAMPLE).p4 $(EXAMPLE).stf
 	$(BIN) compile --target banzai --alu pred_raw --verify 10000 -o out $(EXAMPLE).p4
+	$(BIN) compile --emit transformed -o out/me3 $(ME3).p4
+	$(BIN) sim -I testdata/p4/ok out/me3/transformed.p4 $(ME3).stf
 
 # Everything CI checks: formatting, vet, and the whole test suite with every
 # optional dependency required (a missing solver fails instead of skipping).
@@ -42,9 +47,11 @@ generate:
 FUZZTIME ?= 10m
 fuzz:
 	$(GO) test ./frontend -run '^$$' -fuzz FuzzFrontend -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./transform -run '^$$' -fuzz FuzzTransform -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 bench:
 	$(GO) test ./frontend -run '^$$' -bench . -benchmem
+	$(GO) test ./transform -run '^$$' -bench . -benchmem
 
 clean:
 	rm -rf bin

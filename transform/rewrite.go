@@ -65,7 +65,10 @@ func Transform(ctx context.Context, prog *ir.Program, file string, src []byte) (
 			return nil, err
 		}
 	}
-	res := &Result{Source: []byte(r.apply()), Rewrites: r.rewrites, Kept: r.kept, Queries: gs.queries, GuardsExhausted: gs.exhausted}
+	res := &Result{Source: src, Rewrites: r.rewrites, Kept: r.kept, Queries: gs.queries, GuardsExhausted: gs.exhausted}
+	if len(r.edits) > 0 {
+		res.Source = []byte(r.apply())
+	}
 	return res, ctx.Err()
 }
 

@@ -163,3 +163,55 @@ func TestNoRewrite(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteShapes: the tables made for conditions of each kind, their
+// entries in priority order (checked by the differential test of the
+// whole corpus for meaning; here for form).
+func TestRewriteShapes(t *testing.T) {
+	cases := []struct {
+		name, apply, keys, entries string
+	}{
+		{"duplicate condition", `if (hdr.app.x == 1) { hdr.app.a = 1; } else if (hdr.app.x == 1) { hdr.app.a = 2; }`,
+			"hdr.app.x: exact", "1:if_8_1"},
+		{"range", `if (hdr.app.x < 10) { hdr.app.a = 1; } else if (hdr.app.x >= 200) { hdr.app.a = 2; }`,
+			"hdr.app.x: range", "0 .. 9:if_8_1 200 .. 255:if_8_2"},
+		{"not equal", `if (hdr.app.x != 7) { hdr.app.a = 1; }`,
+			"hdr.app.x: range", "0 .. 6:if_8_1 8 .. 255:if_8_1"},
+		{"mask", `if (hdr.app.x & 0xF0 == 0x30) { hdr.app.a = 1; }`,
+			"hdr.app.x: ternary", "0x30 &&& 0xf0:if_8_1"},
+		{"slice", `if (hdr.app.a[15:8] == 2) { hdr.app.b = 1; }`,
+			"hdr.app.a: ternary", "0x200 &&& 0xff00:if_8_1"},
+		{"validity and field", `if (hdr.app.isValid() && hdr.app.y == 3) { hdr.app.a = 1; } else if (!hdr.app.isValid()) { hdr.app.a = 2; }`,
+			"hdr.app.isValid(): exact, hdr.app.y: ternary", "(1, 3):if_8_1 (0, default):if_8_2"},
+		{"disjunction", `if (hdr.app.x == 1 || hdr.app.y == 2) { hdr.app.a = 1; }`,
+			"hdr.app.x: ternary, hdr.app.y: ternary", "(1, default):if_8_1 (default, 2):if_8_1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := programSource("", c.apply)
+			res, _, after := transformed(t, "transform_test.p4", []byte(src))
+			if len(res.Rewrites) != 1 {
+				t.Fatalf("%d rewrites; kept %+v", len(res.Rewrites), res.Kept)
+			}
+			if got := strings.Join(res.Rewrites[0].Keys, ", "); got != c.keys {
+				t.Errorf("keys %q, want %q", got, c.keys)
+			}
+			tbl := after.Control("MyIngress").Table(res.Rewrites[0].Table)
+			var got []string
+			for _, e := range tbl.Entries {
+				var ks []string
+				for _, k := range e.Keys {
+					ks = append(ks, k.String())
+				}
+				s := strings.Join(ks, ", ")
+				if len(ks) > 1 {
+					s = "(" + s + ")"
+				}
+				got = append(got, s+":"+e.Action.Action.Name)
+			}
+			if strings.Join(got, " ") != c.entries {
+				t.Errorf("entries %q, want %q\n%s", strings.Join(got, " "), c.entries, res.Source)
+			}
+		})
+	}
+}

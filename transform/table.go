@@ -47,6 +47,7 @@ type tableBuilder struct {
 func buildTable(alts []alt, name string, s scope, fresh func(string) string, noAction *ir.Action) (*newTable, error) {
 	b := &tableBuilder{m: &matcher{scope: s}, names: fresh, noAct: noAction, table: &newTable{name: name},
 		byBody: map[string]*newAction{}, actions: map[*ir.Action]*newAction{}}
+	seen := map[string]bool{}
 	for _, a := range alts {
 		act, args, err := b.action(a.leaves)
 		if err != nil {
@@ -75,10 +76,32 @@ func buildTable(alts []alt, name string, s scope, fresh func(string) string, noA
 					e.keys = append(e.keys, nil)
 				}
 			}
-			b.table.entries = append(b.table.entries, e)
+			// An entry with the keys of an earlier one never matches
+			// (and P4 rejects duplicate exact entries).
+			if id := cubeID(c, len(b.m.keys)); !seen[id] {
+				seen[id] = true
+				b.table.entries = append(b.table.entries, e)
+			}
 		}
 	}
 	return b.finish()
+}
+
+// cubeID names a cube's constraints, key by key.
+func cubeID(c cube, keys int) string {
+	var b strings.Builder
+	for k := 0; k < keys; k++ {
+		kc, ok := c[k]
+		switch {
+		case !ok:
+			b.WriteString("_;")
+		case kc.ternary():
+			fmt.Fprintf(&b, "%s&&&%s;", kc.value, kc.mask)
+		default:
+			fmt.Fprintf(&b, "%s..%s;", kc.lo, kc.hi)
+		}
+	}
+	return b.String()
 }
 
 // finish fills in the keys (entries made before a key was seen do not
