@@ -106,16 +106,8 @@ func (f *flattener) seq(ss []ir.Stmt) ([]alt, error) {
 // statements, whose statements must not depend on each other where both
 // may run (CaT merges branches that have no dependency).
 func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
-	var writes effects
-	for _, a := range x {
-		writes.add(f.scope.stmts(a.leaves))
-	}
-	for _, b := range y {
-		for _, lit := range b.lits {
-			if l, ok := firstOverlap(writes.writes, f.scope.expr(lit).reads); ok {
-				return nil, refuse("the condition %s at %s reads %s, which is written before it", ir.Format(lit), lit.Span(), l)
-			}
-		}
+	if lit, l, ok := f.writtenCondition(x, y); ok {
+		return nil, refuse("the condition %s at %s reads %s, which is written before it", ir.Format(lit), lit.Span(), l)
 	}
 	if len(x)*len(y) > maxCubes {
 		return nil, refuse("more than %d alternatives", maxCubes)
@@ -147,18 +139,27 @@ func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
 // table matches before its action runs), but CaT stays conservative here,
 // and so does this.
 func (f *flattener) conditionsUnwritten(alts []alt) error {
+	if lit, l, ok := f.writtenCondition(alts, alts); ok {
+		return refuse("the condition %s at %s reads %s, which a branch writes", ir.Format(lit), lit.Span(), l)
+	}
+	return nil
+}
+
+// writtenCondition finds a condition of readers that reads what a
+// statement of writers writes.
+func (f *flattener) writtenCondition(writers, readers []alt) (ir.Expr, loc, bool) {
 	var writes effects
-	for _, a := range alts {
+	for _, a := range writers {
 		writes.add(f.scope.stmts(a.leaves))
 	}
-	for _, a := range alts {
+	for _, a := range readers {
 		for _, lit := range a.lits {
 			if l, ok := firstOverlap(writes.writes, f.scope.expr(lit).reads); ok {
-				return refuse("the condition %s at %s reads %s, which a branch writes", ir.Format(lit), lit.Span(), l)
+				return lit, l, true
 			}
 		}
 	}
-	return nil
+	return nil, "", false
 }
 
 // possible reports whether a conjunction of conditions can hold.

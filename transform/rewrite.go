@@ -387,35 +387,37 @@ func (r *rewriter) apply() string {
 // usedNames are the names declared anywhere in prog.
 func usedNames(prog *ir.Program) map[string]bool {
 	used := map[string]bool{}
-	for _, a := range prog.Actions {
-		used[a.Name] = true
+	actions := func(as []*ir.Action) {
+		for _, a := range as {
+			used[a.Name] = true
+		}
 	}
-	for _, inst := range prog.Instances {
-		used[inst.Name] = true
+	instances := func(is []*ir.Instance) {
+		for _, inst := range is {
+			used[inst.Name] = true
+		}
 	}
+	actions(prog.Actions)
+	instances(prog.Instances)
 	for _, f := range prog.Functions {
 		used[f.Name] = true
 	}
 	for _, p := range prog.Parsers {
 		used[p.Name] = true
 	}
+	for _, t := range prog.Types {
+		used[t.String()] = true
+	}
 	for _, c := range prog.Controls {
 		used[c.Name] = true
 		for _, v := range append(append([]*ir.Var(nil), c.Params...), c.Locals...) {
 			used[v.Name] = true
 		}
-		for _, inst := range c.Instances {
-			used[inst.Name] = true
-		}
-		for _, a := range c.Actions {
-			used[a.Name] = true
-		}
+		instances(c.Instances)
+		actions(c.Actions)
 		for _, t := range c.Tables {
 			used[t.Name] = true
 		}
-	}
-	for _, t := range prog.Types {
-		used[t.String()] = true
 	}
 	return used
 }
