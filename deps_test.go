@@ -19,6 +19,7 @@ var allowed = map[string][]string{
 	"frontend":                  {"diag", "ir", "frontend/cpp", "frontend/parser"},
 	"interp":                    {"diag", "ir"},
 	"solver/z3":                 {},
+	"solver/milp":               {},
 	"synth/grammar":             {"diag", "solver/z3"},
 	"synth/grammar/grammartest": {"solver/z3", "synth/grammar"},
 	"target":                    {"synth/grammar"},
