@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"backends/banzai":           {"synth/grammar", "target"},
 	"transform":                 {"diag", "ir", "solver/z3"},
 	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
-	"alloc":                     {"target"},
+	"alloc":                     {"solver/milp", "solver/z3", "target"},
 	"pipeline":                  {"interp", "ir", "synth"},
 	"internal/corpus":           {"diag", "frontend", "ir"},
 	"driver":                    {"backends/banzai", "diag", "frontend", "interp", "ir", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},

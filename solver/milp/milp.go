@@ -6,7 +6,11 @@
 //
 // A Model is built once and solved once (CBC's model is not reusable
 // after a solve). Solve takes a context: its deadline becomes CBC's time
-// limit, and cancelling it stops the branch-and-cut search.
+// limit, and a cancelled Solve returns at once. CBC 2.10's C interface has
+// no way to interrupt a search (its cut callback, the one hook that runs
+// during the search, crashes CBC on some models), so the abandoned search
+// runs on, in the background, until its time limit; the model is freed
+// when it ends.
 package milp
 
 /*
@@ -14,23 +18,6 @@ package milp
 #include <stdlib.h>
 #include <coin/Cbc_C_Interface.h>
 
-// milp_cut is CBC's cut callback: once the flag behind app is set, it adds
-// a cut no solution meets (the first column above its upper bound), so the
-// search prunes every open node and ends.
-static void milp_cut(void *osi, void *cuts, void *app) {
-	volatile int *stop = (volatile int *)app;
-	if (*stop && Osi_getNumCols(osi) > 0) {
-		int idx = 0;
-		double coef = 1.0;
-		OsiCuts_addRowCut(cuts, 1, &idx, &coef, 'G', Osi_getColUpper(osi)[0] + 1.0);
-	}
-}
-
-static void milp_watch(Cbc_Model *m, int *stop) {
-	Cbc_addCutCallback(m, milp_cut, "p4hls-stop", stop);
-}
-
-static void milp_set_stop(int *stop) { __atomic_store_n(stop, 1, __ATOMIC_SEQ_CST); }
 */
 import "C"
 
@@ -45,10 +32,14 @@ import (
 
 // Model is a mixed-integer linear program being built.
 type Model struct {
-	m      unsafe.Pointer // a Cbc_Model
-	stop   *C.int
-	cols   int
-	solved bool
+	m    unsafe.Pointer // a Cbc_Model
+	cols int
+	// running is closed when the solve ends (nil before Solve).
+	running chan struct{}
+	solved  bool
+	// abandoned is set when a cancelled search runs on: its values are
+	// not to be read.
+	abandoned bool
 }
 
 // Var is a column of the model.
@@ -59,20 +50,28 @@ var Inf = math.Inf(1)
 
 // NewModel returns an empty minimization model; Close frees it.
 func NewModel() *Model {
-	m := &Model{m: C.Cbc_newModel(), stop: (*C.int)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int(0)))))}
+	m := &Model{m: C.Cbc_newModel()}
 	C.Cbc_setLogLevel(m.m, 0)
 	C.Cbc_setObjSense(m.m, 1)
-	C.milp_watch(m.m, m.stop)
 	return m
 }
 
-// Close frees the model. It may be called more than once.
+// Close frees the model (once an abandoned search ends). It may be
+// called more than once.
 func (m *Model) Close() {
-	if m.m != nil {
-		C.Cbc_deleteModel(m.m)
-		C.free(unsafe.Pointer(m.stop))
-		m.m, m.stop = nil, nil
+	if m.m == nil {
+		return
 	}
+	model, running := m.m, m.running
+	m.m = nil
+	if running == nil {
+		C.Cbc_deleteModel(model)
+		return
+	}
+	go func() {
+		<-running
+		C.Cbc_deleteModel(model)
+	}()
 }
 
 // AddVar adds a variable with bounds [lb, ub] (Inf for none), integer or
@@ -154,14 +153,18 @@ func (s Status) String() string {
 	return [...]string{"optimal", "feasible", "infeasible", "unknown"}[s]
 }
 
+// maxSearch bounds a search whose context has no deadline, so that an
+// abandoned one does not run forever.
+const maxSearch = 10 * time.Minute
+
 // ErrSolved says a model was solved already.
 var ErrSolved = errors.New("milp: a model is solved once")
 
 // Solve runs branch and cut. With ctx's deadline as the time limit, a
 // search that runs out of time returns Feasible or Unknown; a cancelled
-// one returns ctx's error. When firstSolution is set, the search stops at
-// the first solution found (a feasible placement rather than an optimal
-// one).
+// one returns ctx's error at once (and the model has no values). When
+// firstSolution is set, the search stops at the first solution found (a
+// feasible placement rather than an optimal one).
 func (m *Model) Solve(ctx context.Context, firstSolution bool) (Status, error) {
 	if m.solved {
 		return Unknown, ErrSolved
@@ -170,28 +173,27 @@ func (m *Model) Solve(ctx context.Context, firstSolution bool) (Status, error) {
 	if err := ctx.Err(); err != nil {
 		return Unknown, err
 	}
+	limit := maxSearch
 	if d, ok := ctx.Deadline(); ok {
-		C.Cbc_setMaximumSeconds(m.m, C.double(max(time.Until(d).Seconds(), 0.001)))
+		limit = max(time.Until(d), time.Millisecond)
 	}
+	C.Cbc_setMaximumSeconds(m.m, C.double(limit.Seconds()))
 	if firstSolution {
 		C.Cbc_setMaximumSolutions(m.m, 1)
 	}
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			// A deadline is CBC's own time limit (set above), which keeps
-			// what the search found; a cancellation stops it outright.
-			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				C.milp_set_stop(m.stop)
-			}
-		case <-done:
+	m.running = make(chan struct{})
+	go func(model unsafe.Pointer) {
+		C.Cbc_solve(model)
+		close(m.running)
+	}(m.m)
+	select {
+	case <-m.running:
+	case <-ctx.Done():
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			m.abandoned = true
+			return Unknown, ctx.Err()
 		}
-	}()
-	C.Cbc_solve(m.m)
-	close(done)
-	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return Unknown, ctx.Err()
+		<-m.running // CBC's time limit ends it now
 	}
 	switch {
 	case C.Cbc_isProvenOptimal(m.m) != 0:
@@ -204,8 +206,11 @@ func (m *Model) Solve(ctx context.Context, firstSolution bool) (Status, error) {
 	return Unknown, nil
 }
 
-// Value is v's value in the solution found.
+// Value is v's value in the solution found (NaN when there is none).
 func (m *Model) Value(v Var) float64 {
+	if m.m == nil || m.abandoned || m.running == nil {
+		return math.NaN()
+	}
 	sol := C.Cbc_getColSolution(m.m)
 	if sol == nil || int(v) >= m.cols {
 		return math.NaN()
@@ -213,5 +218,10 @@ func (m *Model) Value(v Var) float64 {
 	return float64(unsafe.Slice(sol, m.cols)[v])
 }
 
-// Objective is the solution's objective value.
-func (m *Model) Objective() float64 { return float64(C.Cbc_getObjValue(m.m)) }
+// Objective is the solution's objective value (NaN when there is none).
+func (m *Model) Objective() float64 {
+	if m.m == nil || m.abandoned || m.running == nil {
+		return math.NaN()
+	}
+	return float64(C.Cbc_getObjValue(m.m))
+}
