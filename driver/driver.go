@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/backends/banzai"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
@@ -39,6 +40,10 @@ type Request struct {
 	VerifyPackets int
 	// NoTransform skips phase 1's rewrites (the analysis still reports).
 	NoTransform bool
+	// Solver names the allocation solver ("" for the default);
+	// AllocMode asks for an optimal or any feasible placement.
+	Solver    string
+	AllocMode alloc.Mode
 }
 
 // Progress receives a line per step of long work.
@@ -101,13 +106,16 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 	if err != nil {
 		return res, err
 	}
+	pl, err := allocPhase(ctx, req, res, tg, progress)
+	if err != nil {
+		return res, err
+	}
 	if req.VerifyPackets > 0 {
 		progress("verify", fmt.Sprintf("%d packets", req.VerifyPackets))
-		if err := verify(prog, res.Graphs, req.VerifyPackets); err != nil {
+		if err := verify(prog, res.Graphs, pl, req.VerifyPackets); err != nil {
 			return res, err
 		}
 	}
-	res.Report.finish(res.Graphs)
 	return res, nil
 }
 
@@ -206,13 +214,13 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 	return nil
 }
 
-// verify runs the program with every action replaced by its graph (one
-// ALU per stage, in depth order) against the interpreter, with register
-// state carried across packets.
-func verify(prog *ir.Program, graphs []*synth.Graph, packets int) error {
+// verify runs the program with every synthesized action replaced by its
+// graph, each ALU in the stage allocation gave it, against the
+// interpreter, with register state carried across packets.
+func verify(prog *ir.Program, graphs []*synth.Graph, pl *placement, packets int) error {
 	var placed []pipeline.Placed
 	for _, g := range graphs {
-		placed = append(placed, pipeline.AtDepths(g))
+		placed = append(placed, pl.placed(g))
 	}
 	model := func() (interp.Target, error) { return pipeline.New(prog, placed, 32, interp.Options{}) }
 	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }

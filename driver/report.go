@@ -12,9 +12,7 @@ import (
 type Report struct {
 	Target string `json:"target"`
 	ALU    string `json:"alu"`
-	// Stages is the number of pipeline stages used. Until allocation
-	// lands it is the deepest action's ALU depth (each action placed from
-	// stage 0 on its own).
+	// Stages is the number of pipeline stages the placement uses.
 	Stages   int          `json:"stages"`
 	PerStage []StageUsage `json:"per_stage"`
 	// Phases holds seconds per phase; a phase that did not run has 0.
@@ -22,8 +20,9 @@ type Report struct {
 	SolverQueries int                `json:"solver_queries"`
 	CacheHits     int                `json:"cache_hits"`
 	Diagnostics   []string           `json:"diagnostics"`
-	// Transform is phase 1's outcome (nil until it ran).
+	// Transform is phase 1's outcome (nil until it ran); Alloc phase 3's.
 	Transform *TransformReport `json:"transform"`
+	Alloc     *AllocReport     `json:"alloc"`
 	Actions   []ActionReport   `json:"actions"`
 }
 
@@ -67,19 +66,6 @@ func actionReport(g *synth.Graph, stats synth.Stats, took time.Duration) ActionR
 		}
 	}
 	return r
-}
-
-// finish fills the per-stage figures from the graphs.
-func (r *Report) finish(graphs []*synth.Graph) {
-	for _, g := range graphs {
-		r.Stages = max(r.Stages, g.Depth())
-	}
-	r.PerStage = make([]StageUsage, r.Stages)
-	for _, g := range graphs {
-		for _, a := range g.ALUs {
-			r.PerStage[a.Depth].ALUs++
-		}
-	}
 }
 
 func diagnosticLines(d *diag.List) []string {

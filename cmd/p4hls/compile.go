@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/p4hls/p4hls/alloc"
 	"io"
 	"os"
 	"path/filepath"
@@ -34,13 +35,15 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&req.NoPreprocess, "no-preprocess", false, "synthesize actions as written, without constant folding and simplification")
 	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
 	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
+	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `cbc` (the default) or z3")
+	allocMode := fs.String("alloc", "optimal", "allocation: `optimal` (fewest stages) or feasible (the first placement found)")
 	var emit listFlag
 	fs.Var(&emit, "emit", "also write `WHAT` to OUTDIR: transformed (the program after phase 1, as transformed.p4)")
 	out := fs.String("o", "out", "write the report to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver cbc|z3] [--alloc optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)
@@ -49,6 +52,15 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.File = files[0]
 	req.Frontend = options()
+	switch *allocMode {
+	case "optimal":
+		req.AllocMode = alloc.Optimal
+	case "feasible":
+		req.AllocMode = alloc.Feasible
+	default:
+		fmt.Fprintf(stderr, "p4hls: --alloc %s: want optimal or feasible\n", *allocMode)
+		return exitUsage
+	}
 	for _, what := range emit {
 		if what != "transformed" {
 			fmt.Fprintf(stderr, "p4hls: --emit %s: unknown artifact (known: transformed)\n", what)
