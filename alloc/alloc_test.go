@@ -200,3 +200,66 @@ func TestSolversAgree(t *testing.T) {
 		t.Errorf("%d of 60 random problems have a placement: the test does not exercise both answers", feasible)
 	}
 }
+
+// switchProblem is the shape of a switch-scale program: n tables in 8
+// layers, each matching what one table of the layer before set, sizes
+// from 512 to 16,384 entries (split into parts of 4,096), every 20th
+// table also writing one shared field; Tofino's limits.
+func switchProblem(n int) *Problem {
+	p := &Problem{Limits: target.Limits{Stages: 12, ALUsPerStage: 224, StatefulALUsPerStage: 4, TablesPerStage: 16,
+		EntriesPerTable: 4096, Containers: 224, ContainerBits: 32, WordBits: 32}}
+	sizes := []int{512, 1024, 2048, 4096, 1024, 8192, 2048, 16384}
+	width := (n + 7) / 8
+	last := -1
+	for k := 0; k < n; k++ {
+		p.Actions = append(p.Actions, chain(fmt.Sprintf("set%d", k), 1))
+		p.Tables = append(p.Tables, Table{Name: fmt.Sprintf("t%d", k), Entries: sizes[k%len(sizes)], Match: "exact", Actions: []int{k}})
+		if layer := k / width; layer > 0 {
+			p.Deps = append(p.Deps, Dep{From: (layer-1)*width + k%width, To: k, Kind: Match})
+		}
+		if k%20 == 19 {
+			if last >= 0 {
+				p.Deps = append(p.Deps, Dep{From: last, To: k, Kind: ActionDep})
+			}
+			last = k
+		}
+	}
+	return p
+}
+
+// TestCancelAllocation: a cancelled allocation returns promptly with the
+// context's error, for each solver (the latency is logged; the bound
+// only catches a solve that ran on).
+func TestCancelAllocation(t *testing.T) {
+	for _, s := range solvers {
+		t.Run(s.Name(), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			var at time.Time
+			time.AfterFunc(300*time.Millisecond, func() { at = time.Now(); cancel() })
+			_, err := s.Solve(ctx, switchProblem(120), Optimal)
+			late := time.Since(at)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("got %v, want context.Canceled", err)
+			}
+			t.Logf("returned %v after the cancellation", late)
+			if late > time.Second {
+				t.Errorf("returned %v after the cancellation", late)
+			}
+		})
+	}
+}
+
+// BenchmarkSwitchScale: optimal allocation of 120 tables for Tofino.
+func BenchmarkSwitchScale(b *testing.B) {
+	for _, s := range solvers {
+		b.Run(s.Name(), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sol, err := s.Solve(context.Background(), switchProblem(120), Optimal)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(sol.Stages), "stages")
+			}
+		})
+	}
+}

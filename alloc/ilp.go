@@ -31,6 +31,9 @@ func (CBC) Solve(ctx context.Context, p *Problem, mode Mode) (*Solution, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := m.tooSmall(); err != nil {
+		return nil, err
+	}
 	lp := milp.NewModel()
 	defer lp.Close()
 	e := &ilp{m: m, lp: lp}
@@ -85,7 +88,7 @@ func (e *ilp) build(mode Mode) {
 	e.order()
 	e.capacity()
 	if mode == Optimal {
-		cost := e.lp.AddVar("cost", 1, float64(ns), true, 1)
+		cost := e.lp.AddVar("cost", float64(min(m.lowerBound(), ns)), float64(ns), true, 1)
 		for x := range m.units {
 			e.row([]milp.Var{cost, e.stage[x]}, []float64{1, -1}, milp.GE, 1)
 		}
@@ -155,9 +158,13 @@ func (e *ilp) order() {
 		}
 	}
 	for t := range m.parts {
-		if m.ordered(t) {
-			for i := 1; i < len(m.parts[t]); i++ {
+		for i := 1; i < len(m.parts[t]); i++ {
+			if m.ordered(t) {
 				e.row([]milp.Var{e.stage[m.parts[t][i][0]], last[t][i-1]}, []float64{1, -1}, milp.GE, 0)
+			} else {
+				// The parts of an exact table are alike: any placement
+				// has one with their matches in order.
+				e.row([]milp.Var{e.stage[m.parts[t][i][0]], e.stage[m.parts[t][i-1][0]]}, []float64{1, -1}, milp.GE, 0)
 			}
 		}
 	}

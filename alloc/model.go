@@ -74,6 +74,36 @@ func (m *model) ordered(t int) bool {
 	return false
 }
 
+// lowerBound is a number of stages no placement can go below: what the
+// parts, stateful ALUs and stateless ALUs need at their limits per stage.
+// Both encodings state it; it costs nothing and spares the solver proving
+// it (a switch-scale program is often exactly that full).
+func (m *model) lowerBound() int {
+	parts, stateful, stateless := 0, 0, 0
+	for _, u := range m.units {
+		switch {
+		case u.isMatch():
+			parts++
+		case u.stateful:
+			stateful++
+		default:
+			stateless++
+		}
+	}
+	l := m.p.Limits
+	ceil := func(n, per int) int { return (n + per - 1) / per }
+	return max(1, ceil(parts, l.TablesPerStage), ceil(stateful, l.StatefulALUsPerStage), ceil(stateless, l.ALUsPerStage-l.HeaderALUs))
+}
+
+// tooSmall rejects, without a solver, a problem whose lower bound is
+// past the target's stages.
+func (m *model) tooSmall() error {
+	if lb := m.lowerBound(); lb > m.ns {
+		return &InfeasibleError{Why: fmt.Sprintf("its table parts and ALUs need at least %d stages at the target's limits per stage; it has %d", lb, m.ns)}
+	}
+	return nil
+}
+
 // modifiesKey reports whether unit x's action may not span stages.
 func (m *model) modifiesKey(x int) bool {
 	u := m.units[x]

@@ -35,6 +35,9 @@ func (Z3) Solve(ctx context.Context, p *Problem, mode Mode) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := m.tooSmall(); err != nil {
+		return nil, err
+	}
 	if m.ns >= 1<<(stageBits-1) || len(m.units) >= 1<<(countBits-1) {
 		return nil, fmt.Errorf("the problem is too large for the SMT encoding (%d stages, %d units)", m.ns, len(m.units))
 	}
@@ -43,6 +46,7 @@ func (Z3) Solve(ctx context.Context, p *Problem, mode Mode) (*Solution, error) {
 	e := &smt{m: m, z: z}
 	e.build()
 	cost := z.BVConst("cost", stageBits)
+	e.assert(e.bv(m.lowerBound()).ULE(cost))
 	for _, s := range e.stage {
 		e.out = append(e.out, s.Add(e.bv(1)).ULE(cost))
 	}
@@ -143,9 +147,11 @@ func (e *smt) order() {
 		}
 	}
 	for t := range m.parts {
-		if m.ordered(t) {
-			for i := 1; i < len(m.parts[t]); i++ {
+		for i := 1; i < len(m.parts[t]); i++ {
+			if m.ordered(t) {
 				after(m.parts[t][i-1], m.parts[t][i][0], false)
+			} else { // alike parts, in order (see the ILP)
+				e.assert(e.stage[m.parts[t][i-1][0]].ULE(e.stage[m.parts[t][i][0]]))
 			}
 		}
 	}

@@ -56,9 +56,12 @@ type Result struct {
 	// was rewritten), and TransformedProgram its IR.
 	Transformed        []byte
 	TransformedProgram *ir.Program
-	Graphs             []*synth.Graph
-	Report             Report
-	Diagnostics        diag.List
+	// Allocation is phase 3's problem and Placement its solution.
+	Allocation  *alloc.Problem
+	Placement   *alloc.Solution
+	Graphs      []*synth.Graph
+	Report      Report
+	Diagnostics diag.List
 	// Source maps file names to their text, for printing diagnostics.
 	Source func(file string) []byte
 }
@@ -110,6 +113,7 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 	if err != nil {
 		return res, err
 	}
+	res.Allocation, res.Placement = pl.problem, pl.sol
 	if req.VerifyPackets > 0 {
 		progress("verify", fmt.Sprintf("%d packets", req.VerifyPackets))
 		if err := verify(prog, res.Graphs, pl, req.VerifyPackets); err != nil {

@@ -64,8 +64,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	corpus := fs.String("corpus", "testdata/p4/ok", "the folder holding the benchmark programs")
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
 	timeout := fs.Duration("timeout", time.Minute, "time limit per compile")
+	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls bench synth|transform [--corpus DIR] [--json FILE] [--timeout D]")
+		fmt.Fprintln(stderr, "usage: p4hls bench synth|transform|alloc|sweep [--corpus DIR] [--tables N] [--json FILE] [--timeout D]")
 		fs.PrintDefaults()
 	}
 	rest, code, done := parseArgs(fs, args, 1)
@@ -75,6 +76,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	switch rest[0] {
 	case "transform":
 		return benchTransform(ctx, *corpus, *jsonOut, stdout, stderr)
+	case "alloc":
+		return benchAlloc(ctx, *corpus, *jsonOut, *timeout, stdout, stderr)
+	case "sweep":
+		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
 	case "synth":
 	default:
 		fs.Usage()

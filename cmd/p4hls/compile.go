@@ -35,7 +35,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&req.NoPreprocess, "no-preprocess", false, "synthesize actions as written, without constant folding and simplification")
 	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
 	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
-	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `cbc` (the default) or z3")
+	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `z3` (the default) or cbc")
 	allocMode := fs.String("alloc", "optimal", "allocation: `optimal` (fewest stages) or feasible (the first placement found)")
 	var emit listFlag
 	fs.Var(&emit, "emit", "also write `WHAT` to OUTDIR: transformed (the program after phase 1, as transformed.p4)")
@@ -43,7 +43,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver cbc|z3] [--alloc optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver z3|cbc] [--alloc optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)

@@ -30,10 +30,13 @@ import (
 	"unsafe"
 )
 
-// Model is a mixed-integer linear program being built.
+// Model is a mixed-integer linear program being built. Columns and rows
+// are kept in Go and handed to CBC in one call when solving (CBC's own
+// add-a-row calls take time that grows with the model).
 type Model struct {
 	m    unsafe.Pointer // a Cbc_Model
-	cols int
+	cols []column
+	rows []row
 	// running is closed when the solve ends (nil before Solve).
 	running chan struct{}
 	solved  bool
@@ -45,6 +48,17 @@ type Model struct {
 // Var is a column of the model.
 type Var int
 
+type column struct {
+	lb, ub, obj float64
+	integer     bool
+}
+
+type row struct {
+	vars   []Var
+	coefs  []float64
+	lo, hi float64
+}
+
 // Inf is an infinite bound.
 var Inf = math.Inf(1)
 
@@ -52,7 +66,6 @@ var Inf = math.Inf(1)
 func NewModel() *Model {
 	m := &Model{m: C.Cbc_newModel()}
 	C.Cbc_setLogLevel(m.m, 0)
-	C.Cbc_setObjSense(m.m, 1)
 	return m
 }
 
@@ -75,17 +88,11 @@ func (m *Model) Close() {
 }
 
 // AddVar adds a variable with bounds [lb, ub] (Inf for none), integer or
-// continuous, with coefficient obj in the objective.
+// continuous, with coefficient obj in the objective. (Names are for
+// reading a model; CBC is not told them.)
 func (m *Model) AddVar(name string, lb, ub float64, integer bool, obj float64) Var {
-	cname := C.CString(name)
-	defer C.free(unsafe.Pointer(cname))
-	isInt := C.char(0)
-	if integer {
-		isInt = 1
-	}
-	C.Cbc_addCol(m.m, cname, C.double(bound(lb)), C.double(bound(ub)), C.double(obj), isInt, 0, nil, nil)
-	m.cols++
-	return Var(m.cols - 1)
+	m.cols = append(m.cols, column{lb: bound(lb), ub: bound(ub), obj: obj, integer: integer})
+	return Var(len(m.cols) - 1)
 }
 
 // bound maps an infinite bound to CBC's (it reads 1e30 and beyond as
@@ -117,22 +124,91 @@ func (m *Model) AddRow(name string, vars []Var, coefs []float64, sense Sense, rh
 	if len(vars) == 0 {
 		return fmt.Errorf("milp: row %s is empty", name)
 	}
-	cname := C.CString(name)
-	defer C.free(unsafe.Pointer(cname))
-	idx := (*C.int)(C.malloc(C.size_t(len(vars)) * C.size_t(unsafe.Sizeof(C.int(0)))))
-	defer C.free(unsafe.Pointer(idx))
-	val := (*C.double)(C.malloc(C.size_t(len(vars)) * C.size_t(unsafe.Sizeof(C.double(0)))))
-	defer C.free(unsafe.Pointer(val))
-	is := unsafe.Slice(idx, len(vars))
-	vs := unsafe.Slice(val, len(vars))
-	for i, v := range vars {
-		if int(v) < 0 || int(v) >= m.cols {
-			return fmt.Errorf("milp: row %s names variable %d of %d", name, v, m.cols)
+	for _, v := range vars {
+		if int(v) < 0 || int(v) >= len(m.cols) {
+			return fmt.Errorf("milp: row %s names variable %d of %d", name, v, len(m.cols))
 		}
-		is[i], vs[i] = C.int(v), C.double(coefs[i])
 	}
-	C.Cbc_addRow(m.m, cname, C.int(len(vars)), idx, val, C.char(sense), C.double(rhs))
+	r := row{vars: append([]Var(nil), vars...), coefs: append([]float64(nil), coefs...), lo: -1e30, hi: 1e30}
+	switch sense {
+	case LE:
+		r.hi = rhs
+	case GE:
+		r.lo = rhs
+	case EQ:
+		r.lo, r.hi = rhs, rhs
+	default:
+		return fmt.Errorf("milp: row %s has sense %q", name, sense)
+	}
+	m.rows = append(m.rows, r)
 	return nil
+}
+
+// load hands the model to CBC: the matrix in compressed sparse columns.
+func (m *Model) load() {
+	n := len(m.cols)
+	count := make([]int, n+1)
+	for _, r := range m.rows {
+		for _, v := range r.vars {
+			count[v+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		count[i] += count[i-1]
+	}
+	nz := count[n]
+	start := cArray[C.CoinBigIndex](n + 1)
+	index := cArray[C.int](max(nz, 1))
+	value := cArray[C.double](max(nz, 1))
+	defer freeAll(start, index, value)
+	next := append([]int(nil), count[:n]...)
+	for i, r := range m.rows {
+		for k, v := range r.vars {
+			index.s[next[v]], value.s[next[v]] = C.int(i), C.double(r.coefs[k])
+			next[v]++
+		}
+	}
+	for i, c := range count {
+		start.s[i] = C.CoinBigIndex(c)
+	}
+	collb, colub, obj := cArray[C.double](max(n, 1)), cArray[C.double](max(n, 1)), cArray[C.double](max(n, 1))
+	rowlb, rowub := cArray[C.double](max(len(m.rows), 1)), cArray[C.double](max(len(m.rows), 1))
+	defer freeAll(collb, colub, obj, rowlb, rowub)
+	for i, c := range m.cols {
+		collb.s[i], colub.s[i], obj.s[i] = C.double(c.lb), C.double(c.ub), C.double(c.obj)
+	}
+	for i, r := range m.rows {
+		rowlb.s[i], rowub.s[i] = C.double(r.lo), C.double(r.hi)
+	}
+	C.Cbc_loadProblem(m.m, C.int(n), C.int(len(m.rows)), start.p, index.p, value.p, collb.p, colub.p, obj.p, rowlb.p, rowub.p)
+	for i, c := range m.cols {
+		if c.integer {
+			C.Cbc_setInteger(m.m, C.int(i))
+		}
+	}
+	C.Cbc_setObjSense(m.m, 1)
+}
+
+// carray is an array in C memory, with a Go view of it.
+type carray[T any] struct {
+	p *T
+	s []T
+}
+
+func cArray[T any](n int) carray[T] {
+	var zero T
+	p := (*T)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(zero))))
+	return carray[T]{p: p, s: unsafe.Slice(p, n)}
+}
+
+type freer interface{ free() }
+
+func (a carray[T]) free() { C.free(unsafe.Pointer(a.p)) }
+
+func freeAll(as ...freer) {
+	for _, a := range as {
+		a.free()
+	}
 }
 
 // Status is the outcome of a solve.
@@ -157,6 +233,9 @@ func (s Status) String() string {
 // abandoned one does not run forever.
 const maxSearch = 10 * time.Minute
 
+// overrun is how long past its deadline a search may take to stop.
+const overrun = 200 * time.Millisecond
+
 // ErrSolved says a model was solved already.
 var ErrSolved = errors.New("milp: a model is solved once")
 
@@ -173,6 +252,7 @@ func (m *Model) Solve(ctx context.Context, firstSolution bool) (Status, error) {
 	if err := ctx.Err(); err != nil {
 		return Unknown, err
 	}
+	m.load()
 	limit := maxSearch
 	if d, ok := ctx.Deadline(); ok {
 		limit = max(time.Until(d), time.Millisecond)
@@ -189,18 +269,27 @@ func (m *Model) Solve(ctx context.Context, firstSolution bool) (Status, error) {
 	select {
 	case <-m.running:
 	case <-ctx.Done():
-		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			m.abandoned = true
-			return Unknown, ctx.Err()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// CBC's time limit ends the search now, keeping what it
+			// found, unless CBC is in a step that does not look at the
+			// clock (its root relaxation of a large model).
+			select {
+			case <-m.running:
+			case <-time.After(overrun):
+				m.abandoned = true
+				return Unknown, nil
+			}
+			break
 		}
-		<-m.running // CBC's time limit ends it now
+		m.abandoned = true
+		return Unknown, ctx.Err()
 	}
 	switch {
 	case C.Cbc_isProvenOptimal(m.m) != 0:
 		return Optimal, nil
 	case C.Cbc_isProvenInfeasible(m.m) != 0 && C.Cbc_status(m.m) == 0:
 		return Infeasible, nil
-	case C.Cbc_getColSolution(m.m) != nil && m.cols > 0 && C.Cbc_numberSavedSolutions(m.m) > 0:
+	case C.Cbc_getColSolution(m.m) != nil && len(m.cols) > 0 && C.Cbc_numberSavedSolutions(m.m) > 0:
 		return Feasible, nil
 	}
 	return Unknown, nil
@@ -212,10 +301,10 @@ func (m *Model) Value(v Var) float64 {
 		return math.NaN()
 	}
 	sol := C.Cbc_getColSolution(m.m)
-	if sol == nil || int(v) >= m.cols {
+	if sol == nil || int(v) >= len(m.cols) {
 		return math.NaN()
 	}
-	return float64(unsafe.Slice(sol, m.cols)[v])
+	return float64(unsafe.Slice(sol, len(m.cols))[v])
 }
 
 // Objective is the solution's objective value (NaN when there is none).
