@@ -68,7 +68,11 @@ func benchAlloc(ctx context.Context, corpus, jsonOut string, timeout time.Durati
 		}
 	}
 	const format = "%-52s %-7s %6s %14s %14s %14s %14s\n"
-	fmt.Fprintf(stdout, format, "program", "target", "tables", "cbc opt", "cbc feasible", "z3 opt", "z3 feasible")
+	head := []any{"program", "target", "tables"}
+	for _, s := range driver.Solvers {
+		head = append(head, s.Name()+" optimal", s.Name()+" feasible")
+	}
+	fmt.Fprintf(stdout, format, head...)
 	cache := synth.NewMemoryCache()
 	var results []allocResult
 	for _, pr := range programs {
