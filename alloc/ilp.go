@@ -31,9 +31,6 @@ func (CBC) Solve(ctx context.Context, p *Problem, mode Mode) (*Solution, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := m.tooSmall(); err != nil {
-		return nil, err
-	}
 	lp := milp.NewModel()
 	defer lp.Close()
 	e := &ilp{m: m, lp: lp}

@@ -27,6 +27,7 @@ type model struct {
 	parts [][][]int
 }
 
+// newModel flattens p, or says at once that it cannot fit (tooSmall).
 func newModel(p *Problem) (*model, error) {
 	if err := p.check(); err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func newModel(p *Problem) (*model, error) {
 		}
 		m.parts = append(m.parts, parts)
 	}
-	return m, nil
+	return m, m.tooSmall()
 }
 
 func (m *model) add(u unit) int {

@@ -35,9 +35,6 @@ func (Z3) Solve(ctx context.Context, p *Problem, mode Mode) (*Solution, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.tooSmall(); err != nil {
-		return nil, err
-	}
 	if m.ns >= 1<<(stageBits-1) || len(m.units) >= 1<<(countBits-1) {
 		return nil, fmt.Errorf("the problem is too large for the SMT encoding (%d stages, %d units)", m.ns, len(m.units))
 	}

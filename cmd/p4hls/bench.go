@@ -101,12 +101,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "%s (%s %s): %s\n", r.Benchmark, r.Target, r.ALU, r.Error)
 		}
 	}
-	if *jsonOut != "" {
-		data, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
+	return writeJSON(*jsonOut, results, stderr)
+}
+
+// writeJSON writes a bench's results to path ("" writes nothing).
+func writeJSON(path string, v any, stderr io.Writer) int {
+	if path == "" {
+		return exitOK
+	}
+	data, _ := json.MarshalIndent(v, "", "  ")
+	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitUserErr
 	}
 	return exitOK
 }

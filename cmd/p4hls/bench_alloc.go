@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -95,14 +94,7 @@ func benchAlloc(ctx context.Context, corpus, jsonOut string, timeout time.Durati
 		}
 		fmt.Fprintf(stdout, format, cells...)
 	}
-	if jsonOut != "" {
-		data, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-	}
-	return exitOK
+	return writeJSON(jsonOut, results, stderr)
 }
 
 // allocOne compiles a program (synthesis included), then allocates its
@@ -224,14 +216,7 @@ func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Du
 			fmt.Fprintf(stdout, "rejected below %s %d, accepted from %d\n", sw.name, turn, turn)
 		}
 	}
-	if jsonOut != "" {
-		data, _ := json.MarshalIndent(points, "", "  ")
-		if err := os.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-	}
-	return exitOK
+	return writeJSON(jsonOut, points, stderr)
 }
 
 func verdict(pt sweepPoint) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -60,14 +59,7 @@ func benchTransform(ctx context.Context, corpus, jsonOut string, stdout, stderr 
 		fmt.Fprintf(stdout, format, name, arrow(r.Before.Gateways, r.After.Gateways), arrow(r.Before.Tables, r.After.Tables),
 			arrow(r.Before.Stages, r.After.Stages), fmt.Sprint(r.Rewrites), fmt.Sprintf("%.2fs", r.Seconds))
 	}
-	if jsonOut != "" {
-		data, _ := json.MarshalIndent(results, "", "  ")
-		if err := os.WriteFile(jsonOut, append(data, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-	}
-	return exitOK
+	return writeJSON(jsonOut, results, stderr)
 }
 
 func transformOne(ctx context.Context, file string) transformResult {
