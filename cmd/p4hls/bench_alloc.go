@@ -97,8 +97,9 @@ func benchAlloc(ctx context.Context, corpus, jsonOut string, timeout time.Durati
 	return writeJSON(jsonOut, results, stderr)
 }
 
-// allocOne compiles a program (synthesis included), then allocates its
-// problem with each solver in each mode, timing the solver alone.
+// allocOne compiles a program (synthesis and a verified allocation
+// included), then allocates its problem with each solver in each mode,
+// timing the solver alone and validating each placement.
 func allocOne(ctx context.Context, file, target, alu string, timeout time.Duration, cache synth.Cache) allocResult {
 	r := allocResult{Program: strings.TrimSuffix(filepath.Base(file), ".p4"), Target: target, ALU: alu}
 	src, err := os.ReadFile(file)
@@ -107,8 +108,10 @@ func allocOne(ctx context.Context, file, target, alu string, timeout time.Durati
 		return r
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
+	// The compile validates its placement and runs it in the pipeline
+	// model against the interpreter on 2,000 packets.
 	res, err := driver.Compile(cctx, driver.Request{File: file, Source: src, Target: target, ALU: alu,
-		Synth: synth.Options{Cache: cache}}, nil)
+		Synth: synth.Options{Cache: cache}, VerifyPackets: 2000}, nil)
 	cancel()
 	if err != nil {
 		r.Error = benchError(err)
