@@ -1,8 +1,10 @@
 package menshen
 
 import (
+	"bufio"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -161,6 +163,50 @@ func (m *Model) Apply(h Header, bits string) error {
 		u.ind[h.Index] = uint8(b.uint(0, 8))
 	}
 	return nil
+}
+
+// ApplyConfig applies a configuration in the text form (§A.15), one entry
+// per line: `Kind <header> [<header>] <bits>`, or CaT's two-line form
+// (`Kind <header> [<header>]`, then the bits). Entries are written
+// directly, in order, as the control path writes a configuration emitted
+// in CaT's order. Errors name the line.
+func (m *Model) ApplyConfig(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	var headers []string // a two-line entry's headers, waiting for its bits
+	n, first := 0, 0
+	for sc.Scan() {
+		n++
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if headers == nil && len(f) >= 2 && len(f[1]) == 24 && strings.Trim(f[1], "01") == "" {
+			first = n
+			if len(f) == 2 || (len(f) == 3 && len(f[2]) == 24) {
+				headers = f[1:] // the bits follow on the next line
+				continue
+			}
+			headers, f = f[1:len(f)-1], f[len(f)-1:]
+		}
+		if headers == nil || len(f) != 1 {
+			return fmt.Errorf("line %d: want `Kind <24-bit header> [<24-bit header>] <bits>`", n)
+		}
+		for _, hs := range headers {
+			h, err := ParseHeader(hs)
+			if err == nil {
+				err = m.Apply(h, f[0])
+			}
+			if err != nil {
+				return fmt.Errorf("line %d: %w", first, err)
+			}
+		}
+		headers = nil
+	}
+	if headers != nil {
+		return fmt.Errorf("line %d: an entry without its bits", first)
+	}
+	return sc.Err()
 }
 
 // bitString reads fields out of a 0/1 string, most significant first.

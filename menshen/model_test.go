@@ -89,27 +89,34 @@ func testVectors(t *testing.T, frames bool) {
 }
 
 func applyConfig(m *Model, file string) error {
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return err
 	}
-	for n, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		bits := f[len(f)-1]
-		for _, hs := range f[1 : len(f)-1] {
-			h, err := ParseHeader(hs)
-			if err != nil {
-				return fmt.Errorf("line %d: %w", n+1, err)
-			}
-			if err := m.Apply(h, bits); err != nil {
-				return fmt.Errorf("line %d: %w", n+1, err)
-			}
+	defer f.Close()
+	return m.ApplyConfig(f)
+}
+
+// TestConfigErrors: a configuration that is not one is refused, naming
+// the line.
+func TestConfigErrors(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"Parser 0101", "line 1: want"},
+		{"CAMConf 000000100000000000000000 0101", "line 1: module 2 entry: 4 bits, want 269"},
+		{"RAMConf 000000100000111100000000\n", "line 1: an entry without its bits"},
+		{"KeyExtractConf 000000010000000000000001 " + strings.Repeat("2", 72), "line 1: entry bits hold characters other than 0 and 1"},
+	}
+	for _, c := range cases {
+		err := NewModel().ApplyConfig(strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
 	}
-	return nil
+	// CaT's two-line form is read too.
+	two := "KeyExtractConf 000000010000000000000001\n" + strings.Repeat("0", 72) + "\n"
+	if err := NewModel().ApplyConfig(strings.NewReader(two)); err != nil {
+		t.Errorf("two-line form: %v", err)
+	}
 }
 
 func hexLines(t *testing.T, file string) [][]byte {
