@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"alloc":                     {"solver/milp", "solver/z3", "target"},
 	"pipeline":                  {"interp", "ir", "synth"},
 	"internal/corpus":           {"diag", "frontend", "ir"},
-	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
+	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "menshen", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
 	"cmd/p4hls":                 {"alloc", "diag", "ir", "frontend", "interp", "driver", "synth", "transform"},
 }
 

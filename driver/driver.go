@@ -17,6 +17,7 @@ import (
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/menshen"
 	"github.com/p4hls/p4hls/pipeline"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/synth/grammar"
@@ -29,7 +30,8 @@ type Request struct {
 	File     string
 	Source   []byte
 	Frontend frontend.Options
-	// Target is "banzai" or "tofino"; ALU names Banzai's stateful atom.
+	// Target is "banzai", "menshen" or "tofino"; ALU names Banzai's
+	// stateful atom.
 	Target, ALU string
 	Synth       synth.Options
 	// NoPreprocess synthesizes the actions as written, without constant
@@ -177,8 +179,13 @@ func grammars(name, alu string) (tg *target.Target, stateful, stateless *grammar
 			return nil, nil, nil, fmt.Errorf("target tofino has one stateful ALU; --alu %s does not name it", alu)
 		}
 		tg, alu = tofino.Target(), "stateful"
+	case "menshen":
+		if alu != "" && alu != "if_else" {
+			return nil, nil, nil, fmt.Errorf("target menshen has one stateful ALU, if_else; --alu %s does not name it", alu)
+		}
+		tg, alu = menshen.Target(), "if_else"
 	default:
-		return nil, nil, nil, fmt.Errorf("unknown target %q (targets: banzai, tofino)", name)
+		return nil, nil, nil, fmt.Errorf("unknown target %q (targets: banzai, menshen, tofino)", name)
 	}
 	if stateful, err = tg.Grammar(alu); err != nil {
 		return nil, nil, nil, err

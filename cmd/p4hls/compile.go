@@ -29,7 +29,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
 	var req driver.Request
-	fs.StringVar(&req.Target, "target", "tofino", "the target: `banzai` or tofino")
+	fs.StringVar(&req.Target, "target", "tofino", "the target: `tofino`, banzai or menshen")
 	fs.StringVar(&req.ALU, "alu", "", "Banzai's stateful atom (`NAME`: raw, pred_raw, if_else_raw, sub, nested_ifs, pair)")
 	fs.BoolVar(&req.Synth.NoPredecessorPacking, "no-pred-pack", false, "do not pack a state variable's ALU with its predecessor's")
 	fs.BoolVar(&req.NoPreprocess, "no-preprocess", false, "synthesize actions as written, without constant folding and simplification")
@@ -43,7 +43,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target banzai|tofino] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver z3|cbc] [--alloc optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver z3|cbc] [--alloc optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)

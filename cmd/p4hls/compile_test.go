@@ -10,7 +10,8 @@ import (
 
 // TestCompile: sampling on Banzai's if_else_raw takes 2 stages (CaT Table
 // 4): the count's ALU, then the comparison that sets the sample flag. The
-// report carries the documented top-level fields.
+// report carries the documented top-level fields. On Menshen too: its
+// stateful if-else counts, a stateless ALU compares.
 func TestCompile(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := runCLI("compile", "--target", "banzai", "--alu", "if_else_raw", "--verify", "2000",
@@ -43,6 +44,10 @@ func TestCompile(t *testing.T) {
 			t.Errorf("phases has no %q", p)
 		}
 	}
+	code, stdout, stderr = runCLI("compile", "--target", "menshen", "--verify", "2000", "-o", t.TempDir(), filepath.Join(corpus, "ok/sampling.p4"))
+	if code != exitOK || !strings.Contains(stdout, "2 stages") {
+		t.Errorf("menshen: exit %d\n%s%s", code, stdout, stderr)
+	}
 }
 
 func TestCompileFailures(t *testing.T) {
@@ -55,6 +60,8 @@ func TestCompileFailures(t *testing.T) {
 		{"does not fit", []string{"--target", "banzai", "--alu", "raw", "ok/conga.p4"}, exitDoesNotFit,
 			"conga.p4:23:5: error: action conga: state variables best_path[hdr.app.dst] and best_path_util[hdr.app.dst] read each other; ALU raw holds 1"},
 		{"unknown target", []string{"--target", "fpga", "ok/conga.p4"}, exitUsage, `unknown target "fpga"`},
+		{"menshen compares signed", []string{"--target", "menshen", "ok/rcp.p4"}, exitDoesNotFit,
+			"rcp.p4:21:5: error: action rcp: no configuration of ALU if_else computes"},
 		{"banzai without atom", []string{"--target", "banzai", "ok/conga.p4"}, exitUsage, "target banzai needs --alu"},
 		{"time limit", []string{"--target", "banzai", "--alu", "pair", "--timeout", "1ms", "ok/conga.p4"}, exitUserErr,
 			"stopped after the 1ms time limit"},
