@@ -62,27 +62,38 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 		opts.AttemptBudget = DefaultAttemptBudget
 	}
 	var stats Stats
-	attempt := func(pack bool) (*Graph, error) {
+	// attempt reports whether a query ran out of its time budget.
+	attempt := func(pack bool, budget time.Duration) (*Graph, bool, error) {
 		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, pack: pack, cache: opts.Cache,
-			attemptBudget: opts.AttemptBudget,
+			attemptBudget: budget,
 			g:             &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
 		err := s.run()
 		stats.Queries += s.stats.Queries
 		stats.Failed += s.stats.Failed
 		stats.CacheHits += s.stats.CacheHits
 		if err != nil {
-			return nil, err
+			return nil, s.budgetCuts > 0, err
 		}
-		return s.g, s.g.ComputeDepths()
+		return s.g, s.budgetCuts > 0, s.g.ComputeDepths()
 	}
-	if !opts.NoPredecessorPacking && len(stateful.States) > 1 {
-		g, err := attempt(true)
-		var u *UnsupportedError
-		if !errors.As(err, &u) {
-			return g, stats, err
+	var u *UnsupportedError
+	if opts.NoPredecessorPacking || len(stateful.States) < 2 {
+		g, _, err := attempt(false, opts.AttemptBudget)
+		return g, stats, err
+	}
+	g, cut, err := attempt(true, opts.AttemptBudget)
+	if !errors.As(err, &u) {
+		return g, stats, err
+	}
+	g, _, err = attempt(false, opts.AttemptBudget)
+	if cut && errors.As(err, &u) {
+		// Packing had queries cut by their budget, and without it there
+		// is no mapping: ask them again, unbounded (a mapping found late
+		// beats none; on a loaded machine the budget cuts more).
+		if pg, _, perr := attempt(true, -1); !errors.As(perr, &u) {
+			return pg, stats, perr
 		}
 	}
-	g, err := attempt(false)
 	return g, stats, err
 }
 
@@ -93,12 +104,15 @@ type synthesizer struct {
 	width               int
 	pack                bool // pack groups with their predecessors
 	cache               Cache
-	attemptBudget       time.Duration
-	g                   *Graph
-	stats               Stats
-	statsMu             sync.Mutex
-	fields              map[string]int    // Graph.Fields index by name
-	done                map[*Term]Operand // stateless results computed so far
+	// budgetCuts counts the queries cut by their time budget (under
+	// statsMu).
+	budgetCuts    int
+	attemptBudget time.Duration
+	g             *Graph
+	stats         Stats
+	statsMu       sync.Mutex
+	fields        map[string]int    // Graph.Fields index by name
+	done          map[*Term]Operand // stateless results computed so far
 }
 
 func (s *synthesizer) unsupported(format string, args ...any) error {
@@ -433,19 +447,20 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 				budgeted = len(queries)
 			}
 		}
-		// The retry round takes whichever query succeeds first.
-		i, cfg, unsettled, err := s.firstConfig(queries, budgeted, s.attemptBudget, round > 0)
+		// The retry round takes whichever query succeeds first. Only the
+		// queries that ran to "no configuration" are settled: one cut by
+		// its budget, or cancelled because another won, is asked again if
+		// the winner's mapping is undone.
+		i, cfg, noConfig, err := s.firstConfig(queries, budgeted, s.attemptBudget, round > 0)
 		if err != nil {
 			return false, err
 		}
-		for j, k := range idx {
-			if (i < 0 || j < i) && !slices.Contains(unsettled, j) {
-				settled[k] = true
-			}
+		for _, j := range noConfig {
+			settled[idx[j]] = true
 		}
 		if i < 0 {
-			if len(unsettled) == 0 || round > 0 {
-				return false, nil
+			if round > 0 {
+				return false, nil // every query ran to its end
 			}
 			continue
 		}
@@ -541,13 +556,13 @@ type sketchQuery struct {
 // it (with anyOrder, the first to succeed wins and cancels the rest). The
 // first budgeted queries have a time budget (budget), so a hard query for a
 // shallower mapping does not starve the ones after it (nor a caller's
-// fallback); cut lists those that ran out of it.
-func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget time.Duration, anyOrder bool) (index int, cfg grammar.Config, cut []int, err error) {
+// fallback). noConfig lists the queries that ran to "no configuration"
+// (not those cut by their budget or cancelled).
+func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget time.Duration, anyOrder bool) (index int, cfg grammar.Config, noConfig []int, err error) {
 	type result struct {
 		cfg     grammar.Config
 		err     error
 		skipped bool // no configuration, or out of budget or overtaken
-		cut     bool // out of budget
 	}
 	window := max(runtime.GOMAXPROCS(0), 1)
 	for start := 0; start < len(attempts); start += window {
@@ -570,8 +585,10 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget t
 				defer wg.Done()
 				cfg, err := s.safeQuery(ctxs[j], q.sketch, q.spec)
 				r := result{cfg: cfg, err: err}
-				r.cut = err != nil && s.ctx.Err() == nil && errors.Is(ctxs[j].Err(), context.DeadlineExceeded)
 				r.skipped = errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
+				if err != nil && s.ctx.Err() == nil && errors.Is(ctxs[j].Err(), context.DeadlineExceeded) {
+					s.count(func(*Stats) { s.budgetCuts++ })
+				}
 				mu.Lock()
 				results[j] = r
 				if err == nil {
@@ -593,19 +610,21 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget t
 			cancels[j]()
 		}
 		for j, r := range results {
-			if r.cut {
-				cut = append(cut, start+j)
+			if errors.Is(r.err, ErrNoConfig) {
+				noConfig = append(noConfig, start+j)
 			}
+		}
+		for j, r := range results {
 			if r.skipped {
 				continue
 			}
 			if r.err != nil {
 				return -1, nil, nil, r.err
 			}
-			return start + j, r.cfg, cut, nil
+			return start + j, r.cfg, noConfig, nil
 		}
 	}
-	return -1, nil, cut, nil
+	return -1, nil, noConfig, nil
 }
 
 // estimate is the depth after which a group's needs are ready if its ALU
