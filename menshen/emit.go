@@ -148,7 +148,7 @@ func (tb Table) lines(tenant int) ([]string, error) {
 		fmt.Fprintf(&ke, "%06b", slot)
 		fmt.Fprintf(&mask, "%032b", ignore)
 	}
-	ke.WriteString(strings.Repeat("0", 20+4))   // unused bits, then the text form's padding
+	ke.WriteString(strings.Repeat("0", 20+4))      // unused bits, then the text form's padding
 	mask.WriteString("1" + strings.Repeat("0", 7)) // key bit 0 ignored; padding
 	s, u := tb.Stage, tb.Sub
 	lines := []string{
