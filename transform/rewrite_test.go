@@ -79,19 +79,25 @@ func TestTransformKeepsMeaning(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			res, before, after := transformed(t, name, nil)
 			rewritten += min(len(res.Rewrites), 1)
-			c := interp.NewGenerator(before, 5).Case(10000, 6, 8)
-			newA := func() (interp.Target, error) { return interp.New(before, interp.Options{Seed: 9}) }
-			newB := func() (interp.Target, error) { return interp.New(after, interp.Options{Seed: 9}) }
-			d, err := interp.Diff(newA, newB, c, interp.RegisterCells(before))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d != nil {
-				t.Fatalf("the transformed program differs: %v\n%s\ntransformed:\n%s", d, d.STF(before), res.Source)
-			}
+			sameMeaning(t, before, after, interp.NewGenerator(before, 5).Case(10000, 6, 8), res.Source)
 		})
 	}
 	t.Logf("%d of %d programs rewritten", rewritten, len(files))
+}
+
+// sameMeaning runs both programs on c (entries, registers and packets)
+// and fails the test where they disagree.
+func sameMeaning(t *testing.T, before, after *ir.Program, c *interp.Case, source []byte) {
+	t.Helper()
+	newA := func() (interp.Target, error) { return interp.New(before, interp.Options{Seed: 9}) }
+	newB := func() (interp.Target, error) { return interp.New(after, interp.Options{Seed: 9}) }
+	d, err := interp.Diff(newA, newB, c, interp.RegisterCells(before))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Fatalf("the transformed program differs: %v\n%s\ntransformed:\n%s", d, d.STF(before), source)
+	}
 }
 
 // TestRewriteME3: the UPF rate enforcer's 8 conditions become one table

@@ -13,12 +13,8 @@ import (
 // x, y integer >= 0. The LP optimum is x = 3, y = 1.5 (21); among the
 // integer points (4,0) gives 20, (3,1) 19, (2,2) 18: the optimum is (4,0).
 func TestSmallILP(t *testing.T) {
-	m := NewModel()
+	m, x, y := smallILP(t)
 	defer m.Close()
-	x := m.AddVar("x", 0, Inf, true, -5)
-	y := m.AddVar("y", 0, Inf, true, -4)
-	must(t, m.AddRow("a", []Var{x, y}, []float64{6, 4}, LE, 24))
-	must(t, m.AddRow("b", []Var{x, y}, []float64{1, 2}, LE, 6))
 	st, err := m.Solve(context.Background(), false)
 	if err != nil || st != Optimal {
 		t.Fatalf("status %v, %v", st, err)
@@ -131,6 +127,17 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// smallILP is: minimize -5x - 4y subject to 6x + 4y <= 24, x + 2y <= 6,
+// x, y integer >= 0.
+func smallILP(t *testing.T) (*Model, Var, Var) {
+	m := NewModel()
+	x := m.AddVar("x", 0, Inf, true, -5)
+	y := m.AddVar("y", 0, Inf, true, -4)
+	must(t, m.AddRow("a", []Var{x, y}, []float64{6, 4}, LE, 24))
+	must(t, m.AddRow("b", []Var{x, y}, []float64{1, 2}, LE, 6))
+	return m, x, y
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -141,12 +148,8 @@ func must(t *testing.T, err error) {
 // TestFirstSolution: asked for any solution, the search returns one that
 // meets the constraints (the small ILP's rows), optimal or not.
 func TestFirstSolution(t *testing.T) {
-	m := NewModel()
+	m, x, y := smallILP(t)
 	defer m.Close()
-	x := m.AddVar("x", 0, Inf, true, -5)
-	y := m.AddVar("y", 0, Inf, true, -4)
-	must(t, m.AddRow("a", []Var{x, y}, []float64{6, 4}, LE, 24))
-	must(t, m.AddRow("b", []Var{x, y}, []float64{1, 2}, LE, 6))
 	st, err := m.Solve(context.Background(), true)
 	if err != nil || (st != Optimal && st != Feasible) {
 		t.Fatalf("status %v, %v", st, err)
