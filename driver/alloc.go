@@ -45,8 +45,9 @@ type placement struct {
 	sol     *alloc.Solution
 }
 
-// allocPhase places the tables of the transformed program and the ALUs
-// of its actions (the synthesized graphs for @atomic ones) in stages.
+// allocPhase places the tables of the transformed program (from phase
+// 1's analysis of it) and the ALUs of its actions (the synthesized graphs
+// for @atomic ones) in stages.
 func allocPhase(ctx context.Context, req Request, res *Result, tg *target.Target, progress Progress) (*placement, error) {
 	start := time.Now()
 	defer func() { res.Report.Phases["alloc"] = time.Since(start).Seconds() }()
@@ -54,19 +55,11 @@ func allocPhase(ctx context.Context, req Request, res *Result, tg *target.Target
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRequest, err)
 	}
-	prog := res.TransformedProgram
-	if prog == nil {
-		prog = res.Program
-	}
-	an, err := transform.Analyze(ctx, prog, transform.Options{TablesPerStage: tg.Limits.TablesPerStage})
-	if err != nil {
-		return nil, fmt.Errorf("alloc: %w", err)
-	}
 	graphs := map[string]*synth.Graph{}
 	for _, g := range res.Graphs {
 		graphs[g.Action.Name] = g
 	}
-	pl := buildProblem(an, graphs, tg.Limits)
+	pl := buildProblem(res.analysis, graphs, tg.Limits)
 	progress("alloc", fmt.Sprintf("%d tables, %s, %s", len(pl.problem.Tables), solver.Name(), req.AllocMode))
 	sol, err := solver.Solve(ctx, pl.problem, req.AllocMode)
 	var inf *alloc.InfeasibleError
@@ -459,21 +452,16 @@ func aluDepth(alus []alloc.ALU) int {
 	return out
 }
 
-// Problem builds the allocation problem of a program phase 1 has run on
-// (a Transform result), for a target, with no synthesized action: every
-// action counts as P4's one-stage action (p4hls bench sweep).
-func Problem(ctx context.Context, res *Result, targetName string) (*alloc.Problem, error) {
+// Problem is the allocation problem of a Transform result, with no
+// synthesized action: every action counts as P4's one-stage action
+// (p4hls bench sweep).
+func Problem(res *Result, targetName string) (*alloc.Problem, error) {
 	tg, _, _, err := grammars(targetName, "")
 	if err != nil {
 		return nil, err
 	}
-	prog := res.TransformedProgram
-	if prog == nil {
-		prog = res.Program
+	if res.analysis == nil {
+		return nil, fmt.Errorf("the program has not been through phase 1")
 	}
-	an, err := transform.Analyze(ctx, prog, transform.Options{TablesPerStage: tg.Limits.TablesPerStage})
-	if err != nil {
-		return nil, err
-	}
-	return buildProblem(an, nil, tg.Limits).problem, nil
+	return buildProblem(res.analysis, nil, tg.Limits).problem, nil
 }

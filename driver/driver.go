@@ -23,6 +23,7 @@ import (
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
 	"github.com/p4hls/p4hls/tofino"
+	"github.com/p4hls/p4hls/transform"
 )
 
 // Request is one compile.
@@ -66,6 +67,8 @@ type Result struct {
 	Diagnostics diag.List
 	// Source maps file names to their text, for printing diagnostics.
 	Source func(file string) []byte
+	// analysis is phase 1's analysis of TransformedProgram.
+	analysis *transform.Analysis
 }
 
 // ErrProgram says the program has errors (in Result.Diagnostics).
@@ -83,42 +86,29 @@ func (e *DoesNotFitError) Unwrap() error { return e.Err }
 // Compile runs the phases. Errors are ErrProgram, a *DoesNotFitError, a
 // context error wrapped with the action it interrupted, or internal.
 func Compile(ctx context.Context, req Request, progress Progress) (*Result, error) {
-	if progress == nil {
-		progress = func(string, string) {}
-	}
-	res := &Result{Report: newReport(req)}
-	tg, stateful, stateless, err := grammars(req.Target, req.ALU)
-	if err != nil {
-		return res, fmt.Errorf("%w: %w", ErrRequest, err)
-	}
-	res.Report.ALU = stateful.Name
-
-	prog, err := frontendPhase(ctx, req, res, progress)
+	res, b, err := begin(ctx, req, progress)
 	if err != nil {
 		return res, err
 	}
-
-	if err := transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress); err != nil {
-		return res, err
-	}
+	progress = b.progress
 
 	// Synthesis reads the program as written: phase 1 rewrites apply
 	// blocks and never an action, so the actions are the same, and their
 	// spans point into the user's file.
 	start := time.Now()
-	err = synthesize(ctx, req, res, stateful, stateless, progress)
+	err = synthesize(ctx, req, res, b.stateful, b.stateless, progress)
 	res.Report.Phases["synth"] = time.Since(start).Seconds()
 	if err != nil {
 		return res, err
 	}
-	pl, err := allocPhase(ctx, req, res, tg, progress)
+	pl, err := allocPhase(ctx, req, res, b.target, progress)
 	if err != nil {
 		return res, err
 	}
 	res.Allocation, res.Placement = pl.problem, pl.sol
 	if req.VerifyPackets > 0 {
 		progress("verify", fmt.Sprintf("%d packets", req.VerifyPackets))
-		if err := verify(prog, res.Graphs, pl, req.VerifyPackets); err != nil {
+		if err := verify(res.Program, res.Graphs, pl, req.VerifyPackets); err != nil {
 			return res, err
 		}
 	}
@@ -128,19 +118,35 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 // Transform runs the frontend and phase 1 only, for the target's stage
 // limits (`p4hls bench transform`).
 func Transform(ctx context.Context, req Request, progress Progress) (*Result, error) {
+	res, _, err := begin(ctx, req, progress)
+	return res, err
+}
+
+// started is what begin found: the target, its ALUs, and the progress
+// callback to use.
+type started struct {
+	target              *target.Target
+	stateful, stateless *grammar.Grammar
+	progress            Progress
+}
+
+// begin is how every compile starts: check the request's target, load
+// the program, run phase 1.
+func begin(ctx context.Context, req Request, progress Progress) (*Result, *started, error) {
 	if progress == nil {
 		progress = func(string, string) {}
 	}
 	res := &Result{Report: newReport(req)}
-	tg, _, _, err := grammars(req.Target, req.ALU)
+	tg, stateful, stateless, err := grammars(req.Target, req.ALU)
 	if err != nil {
-		return res, fmt.Errorf("%w: %w", ErrRequest, err)
+		return res, nil, fmt.Errorf("%w: %w", ErrRequest, err)
 	}
+	res.Report.ALU = stateful.Name
 	prog, err := frontendPhase(ctx, req, res, progress)
-	if err != nil {
-		return res, err
+	if err == nil {
+		err = transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress)
 	}
-	return res, transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress)
+	return res, &started{target: tg, stateful: stateful, stateless: stateless, progress: progress}, err
 }
 
 // frontendPhase loads the program; it is nil (with ErrProgram) when the

@@ -42,7 +42,9 @@ type KeptReport struct {
 
 // transformPhase runs phase 1: it analyzes prog, rewrites its if-else
 // chains into tables, checks the rewritten text with the frontend, and
-// analyzes that too. It fills res.Transformed and the report.
+// analyzes that too. It fills res.Transformed, the report, and the
+// analysis of the program later phases use (allocation reads its table
+// dependency graph).
 func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Program, tablesPerStage int, progress Progress) error {
 	start := time.Now()
 	defer func() { res.Report.Phases["transform"] = time.Since(start).Seconds() }()
@@ -55,7 +57,7 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 	tr := &TransformReport{Before: before.Summary, After: before.Summary, Rewrites: []RewriteReport{}, Kept: []KeptReport{},
 		SolverQueries: before.Queries}
 	res.Report.Transform = tr
-	res.Transformed, res.TransformedProgram = req.Source, prog
+	res.Transformed, res.TransformedProgram, res.analysis = req.Source, prog, before
 	if req.NoTransform {
 		return nil
 	}
@@ -96,7 +98,7 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 		tr.Rewrites = append(tr.Rewrites, RewriteReport{Control: rw.Control, Table: rw.Table, At: rw.Span.String(),
 			Keys: rw.Keys, Entries: rw.Entries, Gateways: rw.Gateways})
 	}
-	res.Transformed, res.TransformedProgram = out.Source, next
+	res.Transformed, res.TransformedProgram, res.analysis = out.Source, next, after
 	return nil
 }
 

@@ -7,17 +7,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/p4hls/p4hls/internal/corpus"
 )
 
 // vectorsDir is testdata/menshen/vectors: the golden vectors of
 // ../shared/targets/menshen, copied into the repository (they are data).
-func vectorsDir() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "testdata", "menshen", "vectors")
-}
+func vectorsDir() string { return filepath.Join(corpus.Dir(), "..", "menshen", "vectors") }
 
 // quirks are the vectors that depend on the control path's ordering
 // rules (FORMAT.md §A.16), which applying entries directly does not

@@ -10,11 +10,13 @@ import (
 // Control frames and the files that carry a configuration to the board:
 // the text form (§A.15) and a pcap file of the control frames.
 
-// Bits returns a header as the 24 characters of the text form.
-func (h Header) Bits() string {
-	v := uint32(h.Stage&31)<<19 | uint32(h.Module&7)<<16 | uint32(h.Sub&15)<<12 | uint32(h.Resv&15)<<8 | uint32(h.Index&0xFF)
-	return fmt.Sprintf("%024b", v)
+// word is the header's 24 bits, the inverse of headerOf.
+func (h Header) word() uint32 {
+	return uint32(h.Stage&31)<<19 | uint32(h.Module&7)<<16 | uint32(h.Sub&15)<<12 | uint32(h.Resv&15)<<8 | uint32(h.Index&0xFF)
 }
+
+// Bits returns a header as the 24 characters of the text form.
+func (h Header) Bits() string { return fmt.Sprintf("%024b", h.word()) }
 
 // ConfigLine is one line of the text form: Kind, the headers, the bits.
 func ConfigLine(kind string, headers []Header, bits string) string {
@@ -34,7 +36,7 @@ func ControlFrame(h Header, bits string) ([]byte, error) {
 	if len(bits)%8 != 0 || strings.Trim(bits, "01") != "" {
 		return nil, fmt.Errorf("entry bits: %d characters, want whole bytes of 0 and 1", len(bits))
 	}
-	head := uint32(h.Stage&31)<<19 | uint32(h.Module&7)<<16 | uint32(h.Sub&15)<<12 | uint32(h.Resv&15)<<8 | uint32(h.Index&0xFF)
+	head := h.word()
 	payload := make([]byte, 18, 18+len(bits)/8)
 	payload[0], payload[1], payload[2] = byte(head>>16), byte(head>>8), byte(head)
 	for i := 0; i < len(bits); i += 8 {

@@ -164,7 +164,7 @@ func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Du
 		fmt.Fprintf(stderr, "p4hls: the generated program: %v\n", err)
 		return exitUserErr
 	}
-	p, err := driver.Problem(ctx, res, "tofino")
+	p, err := driver.Problem(res, "tofino")
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUserErr
