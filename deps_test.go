@@ -25,13 +25,14 @@ var allowed = map[string][]string{
 	"target":                    {"synth/grammar"},
 	"tofino":                    {"synth/grammar", "target"},
 	"menshen":                   {"synth/grammar", "target"},
+	"menshen/lower":             {"alloc", "diag", "interp", "ir", "menshen", "synth", "synth/grammar", "transform"},
 	"backends/banzai":           {"synth/grammar", "target"},
 	"transform":                 {"diag", "ir", "solver/z3"},
 	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
 	"alloc":                     {"solver/milp", "solver/z3", "target"},
 	"pipeline":                  {"interp", "ir", "synth"},
 	"internal/corpus":           {"diag", "frontend", "ir"},
-	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "menshen", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
+	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "menshen", "menshen/lower", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
 	"cmd/p4hls":                 {"alloc", "diag", "ir", "frontend", "interp", "driver", "synth", "transform"},
 }
 

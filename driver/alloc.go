@@ -138,24 +138,19 @@ func nodeTable(n *transform.Node, action func(*ir.Action, []ir.Expr) int) alloc.
 	case transform.TableNode:
 		t := n.Table
 		tab := alloc.Table{Name: t.Name, Entries: t.Size}
-		if tab.Entries == 0 {
-			tab.Entries = max(len(t.Entries), defaultTableSize)
-		}
 		var keys []ir.Expr
 		for _, k := range t.Keys {
 			keys = append(keys, k.Expr)
 			tab.Match = widerMatch(tab.Match, k.Match)
 		}
-		seen := map[*ir.Action]bool{}
-		refs := append([]*ir.ActionRef(nil), t.Actions...)
-		if t.Default != nil {
-			refs = append(refs, &ir.ActionRef{Action: t.Default.Action})
+		switch {
+		case len(keys) == 0:
+			tab.Entries = 1 // a keyless table runs its default action: one entry's worth
+		case tab.Entries == 0:
+			tab.Entries = max(len(t.Entries), defaultTableSize)
 		}
-		for _, r := range refs {
-			if !seen[r.Action] {
-				seen[r.Action] = true
-				tab.Actions = append(tab.Actions, action(r.Action, keys))
-			}
+		for _, a := range n.Actions() {
+			tab.Actions = append(tab.Actions, action(a, keys))
 		}
 		return tab
 	case transform.GatewayNode:

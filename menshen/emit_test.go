@@ -24,21 +24,14 @@ func configure(t *testing.T, c *Config) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
+	frames, err := LineFrames(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := NewModel()
-	for _, line := range lines {
-		f := strings.Fields(line)
-		for _, hs := range f[1 : len(f)-1] {
-			h, err := ParseHeader(hs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			frame, err := ControlFrame(h, f[len(f)-1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out, err := m.Process(frame); out != nil || err != nil {
-				t.Fatalf("control frame: %v %v", out, err)
-			}
+	for _, frame := range frames {
+		if out, err := m.Process(frame); out != nil || err != nil {
+			t.Fatalf("control frame: %v %v", out, err)
 		}
 	}
 	return m

@@ -443,3 +443,11 @@ func writeWord(f []byte, off int, v uint32) {
 		}
 	}
 }
+
+// State returns the state word of container ALU c in stage s (§A.12).
+func (m *Model) State(s, c int) (uint32, error) {
+	if s < 0 || s >= numStages || c < 0 || c >= numContainers {
+		return 0, fmt.Errorf("stage %d, container %d: the target has stages 0 to %d and containers 0 to %d", s, c, numStages-1, numContainers-1)
+	}
+	return m.state[s][c], nil
+}

@@ -57,6 +57,30 @@ func ControlFrame(h Header, bits string) ([]byte, error) {
 	return append(append(frame, ip...), udp...), nil
 }
 
+// LineFrames packetizes lines of the text form (one line per entry:
+// Kind, headers, bits), a frame per header, in order.
+func LineFrames(lines []string) ([][]byte, error) {
+	var out [][]byte
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			return nil, fmt.Errorf("line %d: want Kind, headers and bits", i+1)
+		}
+		for _, hs := range f[1 : len(f)-1] {
+			h, err := ParseHeader(hs)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", i+1, err)
+			}
+			frame, err := ControlFrame(h, f[len(f)-1])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", i+1, err)
+			}
+			out = append(out, frame)
+		}
+	}
+	return out, nil
+}
+
 // sum16 adds b to the ones'-complement sum s, 16 bits at a time.
 func sum16(s uint32, b []byte) uint16 {
 	for i := 0; i+1 < len(b); i += 2 {

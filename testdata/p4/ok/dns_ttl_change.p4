@@ -4,7 +4,9 @@
 #include <core.p4>
 #include <v1model.p4>
 
+#ifndef NUM_DOMAINS  // -D NUM_DOMAINS=1 gives the one-cell variant Menshen runs
 #define NUM_DOMAINS 1024
+#endif
 
 header app_t {
     bit<32> domain;

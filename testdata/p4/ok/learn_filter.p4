@@ -4,7 +4,9 @@
 #include <core.p4>
 #include <v1model.p4>
 
+#ifndef FILTER_SIZE  // -D FILTER_SIZE=1 gives the one-cell variant Menshen runs
 #define FILTER_SIZE 256
+#endif
 
 header app_t {
     bit<32> sport;

@@ -3,7 +3,9 @@
 #include <core.p4>
 #include <v1model.p4>
 
+#ifndef NUM_FLOWS  // -D NUM_FLOWS=1 gives the one-cell variant Menshen runs
 #define NUM_FLOWS 1024
+#endif
 
 header app_t {
     bit<32> flow;      // flow identifier

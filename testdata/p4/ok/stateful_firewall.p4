@@ -4,7 +4,9 @@
 #include <core.p4>
 #include <v1model.p4>
 
+#ifndef NUM_CONNS  // -D NUM_CONNS=1 gives the one-cell variant Menshen runs
 #define NUM_CONNS 4096
+#endif
 
 header app_t {
     bit<32> src;

@@ -1,0 +1,228 @@
+// Package lower maps a compiled program onto the Menshen pipeline: it
+// gives fields containers, folds the conditions that guard each table
+// into the table's key, turns table entries into CAM entries, and turns
+// actions (the synthesized ALUs in the stages allocation chose, and plain
+// primitives) into VLIW action words. The result is a menshen.Config,
+// which the menshen package writes as configuration entries.
+//
+// It is a package of its own so that menshen, the target description
+// every phase reads, does not depend on the phases above it.
+package lower
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/p4hls/p4hls/alloc"
+	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/menshen"
+	"github.com/p4hls/p4hls/synth"
+	"github.com/p4hls/p4hls/transform"
+)
+
+// Input is a compiled program and the entries to install.
+type Input struct {
+	// Program is the program as compiled (after phase 1); Ingress is
+	// phase 1's graph of its ingress control.
+	Program *ir.Program
+	Ingress *transform.ControlGraph
+	// Placement is allocation's solution; Base is the index of the
+	// ingress graph's first node among its tables.
+	Placement *alloc.Solution
+	Base      int
+	// Graphs are the synthesized actions, by name.
+	Graphs map[string]*synth.Graph
+	// Entries are installed with the configuration ("Control.table"
+	// names, in installation order): Menshen's tables are part of it.
+	Entries []interp.TableEntry
+	// Tenant is the VLAN ID of the program's frames, 1 to 31 (0 cannot
+	// hold a keyless table, §A.7).
+	Tenant int
+}
+
+// Result is the configuration and where things ended up.
+type Result struct {
+	Config *menshen.Config
+	// Registers maps each register to the ALU that holds its one cell.
+	Registers map[string]Cell
+	// Containers counts the containers used.
+	Containers int
+}
+
+// Cell is a stage's container ALU, whose state word holds a register.
+type Cell struct{ Stage, Container int }
+
+// Lower maps the program; an *Error says what the target cannot do,
+// and where.
+func Lower(in Input) (*Result, error) {
+	if in.Tenant < 1 || in.Tenant > 31 {
+		return nil, fmt.Errorf("tenant %d: VLAN IDs 1 to 31 have tables of their own", in.Tenant)
+	}
+	if len(in.Program.Pipeline) == 0 || in.Program.Pipeline[0].Parser == nil {
+		return nil, fmt.Errorf("the program has no parser: Menshen runs v1model programs")
+	}
+	lay, err := newLayout(in.Program.Pipeline[0].Parser)
+	if err != nil {
+		return nil, err
+	}
+	l := &lowering{in: in, lay: lay, cs: newContainers(lay), registers: map[string]Cell{},
+		subUnits: map[int]int{}}
+	if err := checkRegisters(in.Program); err != nil {
+		return nil, err
+	}
+	entries, err := groupEntries(in.Program, in.Ingress.Control, in.Entries)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range in.Ingress.Nodes {
+		if err := l.node(n, entries[n.Table]); err != nil {
+			return nil, err
+		}
+	}
+	cfg := &menshen.Config{Tenant: in.Tenant, Tables: l.tables}
+	cfg.Parse, cfg.Deparse = l.cs.maps()
+	return &Result{Config: cfg, Registers: l.registers, Containers: l.cs.used()}, nil
+}
+
+// lowering is the state of one Lower call.
+type lowering struct {
+	in        Input
+	lay       *layout
+	cs        *containers
+	registers map[string]Cell
+	subUnits  map[int]int // the next free sub-unit of each stage
+	tables    []menshen.Table
+}
+
+// checkRegisters refuses registers of more than one cell: each container
+// ALU reads only word 0 of its memory (§A.12).
+func checkRegisters(p *ir.Program) error {
+	check := func(insts []*ir.Instance) error {
+		for _, inst := range insts {
+			if inst.Type.Name != "register" {
+				continue
+			}
+			size := 0
+			if len(inst.Args) > 0 {
+				if c, ok := inst.Args[0].(*ir.Const); ok {
+					size = int(c.Value.Int64())
+				}
+			}
+			if size != 1 {
+				return errorAt(inst.Span, "register %s has %d cells; a Menshen ALU holds one 32-bit word (FORMAT.md §A.12)", inst.Name, size)
+			}
+			if w := ir.WidthBits(inst.Type.Args[0]); w != 32 {
+				return errorAt(inst.Span, "register %s holds %d-bit values; Menshen's state words are 32 bits", inst.Name, w)
+			}
+		}
+		return nil
+	}
+	if err := check(p.Instances); err != nil {
+		return err
+	}
+	for _, c := range p.Controls {
+		if err := check(c.Instances); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// node lowers one node of the ingress graph: a table (or a run of
+// statements, a keyless table) in every stage allocation gave it.
+// Gateways have no table: their conditions join the keys of the tables
+// they guard.
+func (l *lowering) node(n *transform.Node, entries []entry) error {
+	if n.Kind == transform.GatewayNode {
+		return nil
+	}
+	t := l.in.Base + n.Order
+	parts, alus := l.in.Placement.Parts[t], l.in.Placement.ALUs[t]
+	guard, err := l.guard(n)
+	if err != nil {
+		return err
+	}
+	var actions []*ir.Action
+	var keys []*ir.Key
+	if n.Kind == transform.TableNode {
+		actions, keys = n.Actions(), n.Table.Keys
+	} else {
+		actions = []*ir.Action{{Name: fmt.Sprintf("statements at line %d", n.Span.Start.Line), Body: n.Stmts}}
+	}
+	m, err := l.matcher(n, keys, guard, entries)
+	if err != nil {
+		return err
+	}
+	rows, err := l.rows(n, m, entries, actions)
+	if err != nil {
+		return err
+	}
+	per := (len(rows) + len(parts) - 1) / max(len(parts), 1)
+	for i, stages := range parts {
+		lo, hi := min(i*per, len(rows)), min((i+1)*per, len(rows))
+		if err := l.part(n, m, rows[lo:hi], actions, stages, alus[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// part emits one part of a table: in each of its stages a sub-unit with
+// the part's entries, whose action words hold what each action does in
+// that stage.
+func (l *lowering) part(n *transform.Node, m *matcher, rows []row, actions []*ir.Action, stages []int, alus [][]int) error {
+	steps := make([][]step, len(actions)) // per action, per stage of the part
+	for k, a := range actions {
+		var err error
+		steps[k], err = l.action(a, stages, alus[k])
+		if err != nil {
+			return err
+		}
+	}
+	for j, s := range stages {
+		u := l.subUnits[s]
+		if u >= 8 {
+			return errorAt(n.Span, "stage %d needs more than the 8 match sub-units it has", s)
+		}
+		l.subUnits[s]++
+		tb := menshen.Table{Stage: s, Sub: u, Key: m.containers, Ignore: m.ignore}
+		words := map[string]int{}
+		for _, r := range rows {
+			act, err := steps[r.action][j].word(r.data)
+			if err != nil {
+				return errorAt(n.Span, "table %s: %v", nodeName(n), err)
+			}
+			key := fmt.Sprint(act)
+			idx, ok := words[key]
+			if !ok {
+				idx = len(tb.Actions)
+				words[key] = idx
+				tb.Actions = append(tb.Actions, act)
+			}
+			tb.Entries = append(tb.Entries, menshen.Entry{Key: r.key, Action: idx})
+		}
+		if len(tb.Entries) > 256 {
+			return errorAt(n.Span, "table %s needs %d CAM entries in stage %d; the CAM holds 256", nodeName(n), len(tb.Entries), s)
+		}
+		l.tables = append(l.tables, tb)
+	}
+	return nil
+}
+
+func nodeName(n *transform.Node) string {
+	if n.Table != nil {
+		return n.Table.Name
+	}
+	return fmt.Sprintf("for the statements at line %d", n.Span.Start.Line)
+}
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[int]V) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

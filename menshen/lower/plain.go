@@ -1,0 +1,131 @@
+package lower
+
+import (
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/menshen"
+)
+
+// plain lowers the statements of an action without ALU synthesis into
+// one stage: each primitive is one sub-action, and all of them read the
+// stage's input, so a statement may not read what an earlier one wrote.
+func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[string]bool) error {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *ir.CallStmt:
+			if s.Call.Callee.Extern != "mark_to_drop" {
+				return errorAt(s.Span(), "action %s: Menshen cannot run this call", a.Name)
+			}
+			st.discard = true
+		case *ir.CallAction:
+			if len(s.Call.Args) > 0 {
+				return errorAt(s.Span(), "action %s: calls of actions with arguments are not supported on Menshen", a.Name)
+			}
+			if err := l.plain(a, s.Call.Action.Body, st, wrote); err != nil {
+				return err
+			}
+		case *ir.Assign:
+			if err := l.assign(a, s, st, wrote); err != nil {
+				return err
+			}
+		default:
+			return errorAt(s.Span(), "action %s: Menshen runs assignments and mark_to_drop in plain actions; synthesize anything else with @atomic", a.Name)
+		}
+	}
+	return nil
+}
+
+// assign lowers one assignment.
+func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string]bool) error {
+	lhs := ir.Format(s.LHS)
+	unsupported := errorAt(s.Span(), "action %s: Menshen cannot compute %s = %s in one sub-action", a.Name, lhs, ir.Format(s.RHS))
+	for _, r := range reads(s.RHS) {
+		if wrote[r] {
+			return errorAt(s.Span(), "action %s reads %s after writing it; Menshen's sub-actions all read the stage's input", a.Name, r)
+		}
+	}
+	defer func() { wrote[lhs] = true }()
+	if lhs == "standard_metadata.egress_spec" {
+		im, ok := l.immediate(a, s.RHS, 0)
+		if !ok {
+			return unsupported
+		}
+		st.port = im
+		return nil
+	}
+	dst, err := l.cs.place(s.LHS)
+	if err != nil {
+		return err
+	}
+	c, err := dst.word()
+	if err != nil {
+		return errorAt(s.Span(), "%v", err)
+	}
+	if dst.header {
+		l.cs.written[dst.field] = true
+	}
+	narrowHeader := dst.header && dst.width < 32
+	if im, ok := l.immediate(a, s.RHS, dst.shift()); ok && !narrowHeader {
+		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: c}, data: im}, s.LHS)
+	}
+	switch r := s.RHS.(type) {
+	case *ir.Member:
+		src, err := l.cs.place(r)
+		if err != nil {
+			return err
+		}
+		if src.width != dst.width || narrowHeader || src.header && src.width < 32 {
+			return unsupported
+		}
+		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: 0x09, A: src.chunks[0].container}}, s.LHS)
+	case *ir.Binary:
+		if r.Op != "+" && r.Op != "-" {
+			return unsupported
+		}
+		x, err := l.cs.place(r.X)
+		if err != nil || len(x.chunks) != 1 {
+			return unsupported
+		}
+		// x + k, shifted to the field's place, changes the field alone.
+		if im, ok := l.immediate(a, r.Y, x.shift()); ok && (x == dst || !narrowHeader && x.width == 32) {
+			op := map[string]uint8{"+": 0x09, "-": 0x0A}[r.Op]
+			return put(st, c, sub{SubAction: menshen.SubAction{Opcode: op, A: x.chunks[0].container}, data: im}, s.LHS)
+		}
+		y, err := l.cs.place(r.Y)
+		if err != nil || dst.width != 32 || x.width != 32 || y.width != 32 {
+			return unsupported
+		}
+		op := map[string]uint8{"+": 0x01, "-": 0x02}[r.Op]
+		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: op, A: x.chunks[0].container, B: y.chunks[0].container}}, s.LHS)
+	}
+	return unsupported
+}
+
+// immediate is a constant or action data as an immediate shifted left
+// by shift; a constant is an imm of no parameter.
+func (l *lowering) immediate(a *ir.Action, e ir.Expr, shift int) (*imm, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return &imm{param: -1, add: uint32(e.Value.Uint64() << uint(shift))}, true
+	case *ir.Cast:
+		return l.immediate(a, e.X, shift)
+	}
+	if i := paramIndex(a, e); i >= 0 {
+		return &imm{param: i, shift: shift}, true
+	}
+	return nil, false
+}
+
+// reads lists the fields an expression reads.
+func reads(e ir.Expr) []string {
+	switch e := e.(type) {
+	case *ir.Member:
+		return []string{ir.Format(e)}
+	case *ir.Binary:
+		return append(reads(e.X), reads(e.Y)...)
+	case *ir.Unary:
+		return reads(e.X)
+	case *ir.Cast:
+		return reads(e.X)
+	}
+	return nil
+}
