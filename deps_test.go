@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"pipeline":                  {"interp", "ir", "synth"},
 	"internal/corpus":           {"diag", "frontend", "ir"},
 	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "menshen", "menshen/lower", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
-	"cmd/p4hls":                 {"alloc", "diag", "ir", "frontend", "interp", "driver", "synth", "transform"},
+	"cmd/p4hls":                 {"alloc", "diag", "ir", "frontend", "interp", "driver", "menshen", "menshen/lower", "synth", "transform"},
 }
 
 func TestImportPolicy(t *testing.T) {

@@ -60,9 +60,11 @@ type Result struct {
 	Transformed        []byte
 	TransformedProgram *ir.Program
 	// Allocation is phase 3's problem and Placement its solution.
-	Allocation  *alloc.Problem
-	Placement   *alloc.Solution
-	Graphs      []*synth.Graph
+	Allocation *alloc.Problem
+	Placement  *alloc.Solution
+	Graphs     []*synth.Graph
+	// Menshen is the Menshen backend's output (target menshen only).
+	Menshen     *MenshenOutput
 	Report      Report
 	Diagnostics diag.List
 	// Source maps file names to their text, for printing diagnostics.
@@ -110,6 +112,22 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 		progress("verify", fmt.Sprintf("%d packets", req.VerifyPackets))
 		if err := verify(res.Program, res.Graphs, pl, req.VerifyPackets); err != nil {
 			return res, err
+		}
+	}
+	if req.Target != "menshen" {
+		return res, nil
+	}
+	if err := menshenBackend(res, progress); err != nil {
+		return res, err
+	}
+	if req.VerifyPackets > 0 {
+		progress("verify", fmt.Sprintf("%d frames on the Menshen model", req.VerifyPackets))
+		d, err := VerifyMenshen(res, req.VerifyPackets, 1)
+		if err != nil {
+			return res, fmt.Errorf("verifying on the Menshen model: %w", err)
+		}
+		if d != nil {
+			return res, fmt.Errorf("internal error: the Menshen configuration disagrees with the program: %v\n%s", d, d.STF(res.TransformedProgram))
 		}
 	}
 	return res, nil

@@ -1,7 +1,9 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/menshen/lower"
@@ -11,6 +13,52 @@ import (
 // MenshenTenant is the VLAN ID p4hls gives a program on Menshen.
 const MenshenTenant = 1
 
+// MenshenOutput is what the Menshen backend produced.
+type MenshenOutput struct {
+	// Lines is the configuration in the text form, one entry per line.
+	Lines []string
+	// Lowered says where the program's fields and registers went.
+	Lowered *lower.Result
+}
+
+// MenshenReport is report.json's "menshen".
+type MenshenReport struct {
+	Tenant     int                   `json:"tenant"`
+	Containers int                   `json:"containers"`
+	Entries    int                   `json:"config_entries"`
+	Registers  map[string]lower.Cell `json:"registers"`
+}
+
+// menshenBackend lowers the compiled program (with no table entries: a
+// packet test or the control plane brings those) to its configuration.
+func menshenBackend(res *Result, progress Progress) error {
+	start := time.Now()
+	defer func() { res.Report.Phases["backend"] = time.Since(start).Seconds() }()
+	progress("backend", "menshen configuration")
+	in, err := MenshenInput(res, nil)
+	if err != nil {
+		return err
+	}
+	lr, err := lower.Lower(in)
+	var le *lower.Error
+	switch {
+	case errors.As(err, &le):
+		return &DoesNotFitError{err}
+	case err != nil:
+		return fmt.Errorf("menshen: %w", err)
+	}
+	lines, err := lr.Config.Lines()
+	if err != nil {
+		return &DoesNotFitError{fmt.Errorf("menshen: %w", err)}
+	}
+	res.Menshen = &MenshenOutput{Lines: lines, Lowered: lr}
+	res.Report.Menshen = &MenshenReport{Tenant: MenshenTenant, Containers: lr.Containers, Entries: len(lines), Registers: lr.Registers}
+	for s := range res.Report.PerStage {
+		res.Report.PerStage[s].Containers = lr.Containers // the PHV carries every container through every stage
+	}
+	return nil
+}
+
 // MenshenInput is what the Menshen lowering needs from a compile for the
 // menshen target, with the entries to install.
 func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error) {
@@ -19,7 +67,7 @@ func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error)
 	}
 	prog := res.TransformedProgram
 	if len(prog.Pipeline) != 6 || prog.Arch != "v1model" {
-		return lower.Input{}, fmt.Errorf("Menshen runs v1model programs")
+		return lower.Input{}, &DoesNotFitError{fmt.Errorf("Menshen runs v1model programs")}
 	}
 	ingress := prog.Pipeline[2].Control
 	in := lower.Input{Program: prog, Placement: res.Placement, Graphs: map[string]*synth.Graph{},
@@ -41,4 +89,30 @@ func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error)
 		in.Graphs[g.Action.Name] = g
 	}
 	return in, nil
+}
+
+// VerifyMenshen runs packets random frames that Menshen admits, with
+// random entries in every table, through the interpreter and through the
+// configured model (fresh ones), and compares every output and register.
+// It returns the divergence, minimized, or nil.
+func VerifyMenshen(res *Result, packets int, seed int64) (*interp.Divergence, error) {
+	in, err := MenshenInput(res, nil)
+	if err != nil {
+		return nil, err
+	}
+	prog := res.TransformedProgram
+	gen := interp.NewGenerator(prog, seed)
+	c := gen.Case(0, 2, 0)
+	for tries := 0; len(c.Packets) < packets && tries < 4*packets; tries++ {
+		data := gen.Packet()
+		if len(data) > 12 && lower.Admitted(lower.Tag(data, MenshenTenant)) {
+			c.Packets = append(c.Packets, interp.PacketIn{Data: data})
+		}
+	}
+	if len(c.Packets) < packets {
+		return nil, fmt.Errorf("only %d of %d random frames are IPv4/UDP, which Menshen admits", len(c.Packets), 4*packets)
+	}
+	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
+	model := func() (interp.Target, error) { return lower.NewMachine(in), nil }
+	return interp.Diff(ref, model, c, interp.RegisterCells(prog))
 }

@@ -7,9 +7,7 @@ import (
 	"testing"
 
 	"github.com/p4hls/p4hls/frontend"
-	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/internal/corpus"
-	"github.com/p4hls/p4hls/menshen/lower"
 )
 
 // menshenPrograms are the stateful benchmarks Menshen's ALUs can run,
@@ -31,7 +29,6 @@ var menshenPrograms = []struct {
 // frames through it and through the interpreter: every output frame,
 // drop and register must agree.
 func TestMenshenEndToEnd(t *testing.T) {
-	const want = 10000
 	for _, p := range menshenPrograms {
 		t.Run(p.name, func(t *testing.T) {
 			file := filepath.Join(corpus.Dir(), "ok", p.name+".p4")
@@ -44,30 +41,12 @@ func TestMenshenEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}
-			in, err := MenshenInput(res, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog := res.TransformedProgram
-			c := interp.NewGenerator(prog, 7).Case(2*want, 2, 0)
-			var kept []interp.PacketIn
-			for _, pk := range c.Packets {
-				if len(kept) < want && lower.Admitted(lower.Tag(pk.Data, MenshenTenant)) {
-					kept = append(kept, pk)
-				}
-			}
-			if len(kept) < want {
-				t.Fatalf("only %d of %d random frames are IPv4/UDP", len(kept), len(c.Packets))
-			}
-			c.Packets = kept
-			ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
-			model := func() (interp.Target, error) { return lower.NewMachine(in), nil }
-			d, err := interp.Diff(ref, model, c, interp.RegisterCells(prog))
+			d, err := VerifyMenshen(res, 10000, 7)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if d != nil {
-				t.Fatalf("the Menshen model disagrees with the interpreter: %v\n%s", d, d.STF(prog))
+				t.Fatalf("the Menshen model disagrees with the interpreter: %v\n%s", d, d.STF(res.TransformedProgram))
 			}
 		})
 	}

@@ -23,6 +23,7 @@ type Report struct {
 	// Transform is phase 1's outcome (nil until it ran); Alloc phase 3's.
 	Transform *TransformReport `json:"transform"`
 	Alloc     *AllocReport     `json:"alloc"`
+	Menshen   *MenshenReport   `json:"menshen,omitempty"`
 	Actions   []ActionReport   `json:"actions"`
 }
 

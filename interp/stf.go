@@ -328,6 +328,19 @@ type STFResult struct {
 // program cannot take (an unknown table, a bad key) or a run-time fault;
 // broken expectations are in the result.
 func (sw *Switch) RunSTF(file string, cmds []STFCommand) (*STFResult, error) {
+	return RunSTF(sw, file, cmds)
+}
+
+// STFTarget is a target packet tests run on: a Target that finds its
+// tables by name (to order an entry's keys). It may also implement
+// SetDefault, SetMeterColor and AddToValueSet as Switch does.
+type STFTarget interface {
+	Target
+	Table(name string) (*ir.Table, error)
+}
+
+// RunSTF runs parsed commands on a target, as Switch.RunSTF does.
+func RunSTF(sw STFTarget, file string, cmds []STFCommand) (*STFResult, error) {
 	res := &STFResult{}
 	var last *Output
 	lastPacket := 0
@@ -335,14 +348,20 @@ func (sw *Switch) RunSTF(file string, cmds []STFCommand) (*STFResult, error) {
 	for _, c := range cmds {
 		switch c.Kind {
 		case "add":
-			if err := sw.orderKeys(c.Table, &c.Entry); err != nil {
+			if err := orderKeys(sw, c.Table, &c.Entry); err != nil {
 				return res, lineErr(c.Line, err)
 			}
 			if err := sw.AddEntry(c.Table, c.Entry); err != nil {
 				return res, lineErr(c.Line, err)
 			}
 		case "setdefault":
-			if err := sw.SetDefault(c.Table, c.Entry.Action, c.Entry.Data); err != nil {
+			t, ok := sw.(interface {
+				SetDefault(table, action string, data []*big.Int) error
+			})
+			if !ok {
+				return res, lineErr(c.Line, fmt.Errorf("this target cannot change a default action"))
+			}
+			if err := t.SetDefault(c.Table, c.Entry.Action, c.Entry.Data); err != nil {
 				return res, lineErr(c.Line, err)
 			}
 		case "register_write":
@@ -350,11 +369,23 @@ func (sw *Switch) RunSTF(file string, cmds []STFCommand) (*STFResult, error) {
 				return res, lineErr(c.Line, err)
 			}
 		case "meter_color":
-			if err := sw.SetMeterColor(c.Name, c.Index, c.Value.Uint64()); err != nil {
+			t, ok := sw.(interface {
+				SetMeterColor(name string, index, color uint64) error
+			})
+			if !ok {
+				return res, lineErr(c.Line, fmt.Errorf("this target has no meters"))
+			}
+			if err := t.SetMeterColor(c.Name, c.Index, c.Value.Uint64()); err != nil {
 				return res, lineErr(c.Line, err)
 			}
 		case "value_set_add":
-			if err := sw.AddToValueSet(c.Name, c.Value); err != nil {
+			t, ok := sw.(interface {
+				AddToValueSet(name string, v *big.Int) error
+			})
+			if !ok {
+				return res, lineErr(c.Line, fmt.Errorf("this target has no value sets"))
+			}
+			if err := t.AddToValueSet(c.Name, c.Value); err != nil {
 				return res, lineErr(c.Line, err)
 			}
 		case "packet":
@@ -392,7 +423,7 @@ func hexOf(v *big.Int) string { return "0x" + v.Text(16) }
 
 // orderKeys puts an entry's keys in the table's order, matching each name
 // to a key's control-plane name or a unique suffix of it.
-func (sw *Switch) orderKeys(table string, e *Entry) error {
+func orderKeys(sw STFTarget, table string, e *Entry) error {
 	t, err := sw.Table(table)
 	if err != nil {
 		return err

@@ -101,6 +101,14 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitUserErr
 		}
 	}
+	if res.Menshen != nil {
+		if err := writeMenshen(*out, req, res); err != nil {
+			fmt.Fprintf(stderr, "p4hls: %v\n", err)
+			return exitUserErr
+		}
+		fmt.Fprintf(stdout, "menshen: %d configuration entries in %s and %s\n", len(res.Menshen.Lines),
+			filepath.Join(*out, "menshen.conf"), filepath.Join(*out, "menshen-config.pcap"))
+	}
 	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(*out, "report.json"))
 	return exitOK
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,8 +19,10 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
 	seed := fs.Int64("seed", 1, "seed of random() and the random hash")
+	target := fs.String("target", "", "run on `TARGET`'s model instead of the interpreter: menshen (then the first argument is the compile's OUTDIR)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: p4hls sim [-I DIR]... [-D NAME[=VALUE]]... [--seed N] PROGRAM.p4 TEST.stf")
+		fmt.Fprintln(stderr, "       p4hls sim --target menshen OUTDIR TEST.stf")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 2)
@@ -29,6 +30,14 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	program, test := files[0], files[1]
+	switch *target {
+	case "":
+	case "menshen":
+		return runMenshenSim(ctx, program, test, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "p4hls: sim --target %s: the targets with a model here are: menshen\n", *target)
+		return exitUsage
+	}
 	src, err := os.ReadFile(program)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", program, unwrapPathError(err))
@@ -49,35 +58,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: error: %v\n", program, err)
 		return exitUserErr
 	}
-	stf, err := os.ReadFile(test)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: error: %v\n", test, unwrapPathError(err))
-		return exitUserErr
-	}
-	cmds, err := interp.ParseSTF(test, string(stf))
-	if err == nil {
-		var res *interp.STFResult
-		res, err = sw.RunSTF(test, cmds)
-		if res != nil {
-			for _, m := range res.Mismatches {
-				fmt.Fprintf(stderr, "%s:%d: mismatch: %s\n", test, m.Line, mismatchText(m))
-			}
-			fmt.Fprintf(stdout, "%s: %d packets, %d expectations, %d mismatches\n", test, res.Packets, res.Expectations, len(res.Mismatches))
-			if err == nil && len(res.Mismatches) > 0 {
-				return exitUserErr
-			}
-		}
-	}
-	if err != nil {
-		var se *interp.STFError
-		if errors.As(err, &se) {
-			fmt.Fprintln(stderr, se.Error())
-		} else {
-			fmt.Fprintf(stderr, "%s: error: %v\n", test, err)
-		}
-		return exitUserErr
-	}
-	return exitOK
+	return runSTF(sw, test, stdout, stderr)
 }
 
 func mismatchText(m interp.Mismatch) string {

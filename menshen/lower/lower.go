@@ -51,7 +51,10 @@ type Result struct {
 }
 
 // Cell is a stage's container ALU, whose state word holds a register.
-type Cell struct{ Stage, Container int }
+type Cell struct {
+	Stage     int `json:"stage"`
+	Container int `json:"container"`
+}
 
 // Lower maps the program; an *Error says what the target cannot do,
 // and where.

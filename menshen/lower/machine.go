@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/menshen"
 )
 
@@ -122,3 +123,17 @@ func Tag(data []byte, tenant int) []byte {
 func Admitted(f []byte) bool {
 	return len(f) > 41 && len(f) <= 576 && f[16] == 0x08 && f[17] == 0x00 && f[27] == 0x11 && !(f[40] == 0xF1 && f[41] == 0xF2)
 }
+
+// Table finds a table of the program by name ("t" or "Control.t"), for
+// the packet-test runner.
+func (m *Machine) Table(name string) (*ir.Table, error) {
+	for _, c := range m.in.Program.Controls {
+		if t := c.Table(tableName(c, name)); t != nil {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("no table %q", name)
+}
+
+// Result is the lowering the machine runs (nil before the first packet).
+func (m *Machine) Result() *Result { return m.result }
