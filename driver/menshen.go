@@ -91,10 +91,12 @@ func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error)
 	return in, nil
 }
 
-// VerifyMenshen runs packets random frames that Menshen admits, with
+// VerifyMenshen runs packets random frames that Menshen admits, with 16
 // random entries in every table, through the interpreter and through the
 // configured model (fresh ones), and compares every output and register.
-// It returns the divergence, minimized, or nil.
+// It returns the divergence, minimized, or nil. The entries of a table
+// share one mask (the first entry's prefix length or mask), as a Menshen
+// table's do.
 func VerifyMenshen(res *Result, packets int, seed int64) (*interp.Divergence, error) {
 	in, err := MenshenInput(res, nil)
 	if err != nil {
@@ -102,7 +104,13 @@ func VerifyMenshen(res *Result, packets int, seed int64) (*interp.Divergence, er
 	}
 	prog := res.TransformedProgram
 	gen := interp.NewGenerator(prog, seed)
-	c := gen.Case(0, 2, 0)
+	c := gen.Case(0, 16, 0)
+	oneMask(c.Entries)
+	in.Entries = c.Entries
+	if _, err := lower.Lower(in); err != nil {
+		return nil, &DoesNotFitError{fmt.Errorf("with random entries: %w", err)}
+	}
+	in.Entries = nil
 	for tries := 0; len(c.Packets) < packets && tries < 4*packets; tries++ {
 		data := gen.Packet()
 		if len(data) > 12 && lower.Admitted(lower.Tag(data, MenshenTenant)) {
@@ -115,4 +123,26 @@ func VerifyMenshen(res *Result, packets int, seed int64) (*interp.Divergence, er
 	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
 	model := func() (interp.Target, error) { return lower.NewMachine(in), nil }
 	return interp.Diff(ref, model, c, interp.RegisterCells(prog))
+}
+
+// oneMask gives every entry of a table its first entry's LPM prefix
+// length and ternary mask.
+func oneMask(entries []interp.TableEntry) {
+	first := map[string]interp.Entry{}
+	for i := range entries {
+		e := &entries[i].Entry
+		f, ok := first[entries[i].Table]
+		if !ok {
+			first[entries[i].Table] = *e
+			continue
+		}
+		for k := range e.Keys {
+			switch m := &e.Keys[k]; m.Kind {
+			case interp.MatchLPM:
+				m.PrefixLen = f.Keys[k].PrefixLen
+			case interp.MatchTernary:
+				m.Mask = f.Keys[k].Mask
+			}
+		}
+	}
 }

@@ -30,21 +30,25 @@ type sub struct {
 	data *imm
 }
 
-// imm is an immediate taken from action data: parameter Param, shifted
-// left by Shift, plus Add.
+// imm is an immediate: a constant, or the entry's action data parameter
+// param, shifted right by rshift (the bytes a container of a wide field
+// holds), then left by shift (a narrow field's place in its container).
 type imm struct {
-	param, shift int
-	add          uint32
+	konst         *big.Int
+	param         int
+	rshift, shift int
 }
 
+// value is the immediate for an entry's action data (not truncated).
 func (im *imm) value(data []*big.Int) (uint64, error) {
-	if im.param < 0 {
-		return 0, nil
+	v := im.konst
+	if v == nil {
+		if im.param >= len(data) {
+			return 0, fmt.Errorf("action data %d missing", im.param)
+		}
+		v = data[im.param]
 	}
-	if im.param >= len(data) {
-		return 0, fmt.Errorf("action data %d missing", im.param)
-	}
-	return data[im.param].Uint64(), nil
+	return new(big.Int).Rsh(v, uint(im.rshift)).Uint64() << uint(im.shift), nil
 }
 
 // portXor renumbers ports: the RTL's default output port is 4 (§A.4),
@@ -64,7 +68,7 @@ func (st step) word(data []*big.Int) (menshen.Action, error) {
 			if err != nil {
 				return a, err
 			}
-			sa.Imm = uint32(v<<uint(s.data.shift)) + s.data.add
+			sa.Imm = uint32(v)
 		}
 		a.Slots[c] = sa
 	}
@@ -73,7 +77,6 @@ func (st step) word(data []*big.Int) (menshen.Action, error) {
 		if err != nil {
 			return a, err
 		}
-		v += uint64(st.port.add)
 		switch {
 		case v == dropPort:
 			a.Discard = true

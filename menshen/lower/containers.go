@@ -18,8 +18,12 @@ import (
 // so `ttl = ttl - 1` works on 8 bits; everything else computes on whole
 // 32-bit fields.
 
-// numContainers is the PHV's containers (§A.4).
-const numContainers = 64
+// numContainers is the PHV's containers (§A.4); frameWindow the bytes
+// of a frame the parser and deparser reach (§A.5).
+const (
+	numContainers = 64
+	frameWindow   = 512
+)
 
 // place is where a field lives.
 type place struct {
@@ -82,6 +86,9 @@ func (cs *containers) place(e ir.Expr) (*place, error) {
 			froms = append(froms, n-4)
 		}
 		for _, b := range froms {
+			if wireOffset(off+b)+4 > frameWindow {
+				return nil, errorAt(e.Span(), "field %s ends at byte %d of the frame; Menshen's parser sees the first %d", name, wireOffset(off)+(w+7)/8, frameWindow)
+			}
 			if wireOffset(off+b) != wireOffset(off)+b {
 				return nil, errorAt(e.Span(), "field %s straddles the VLAN tag's place (byte 12)", name)
 			}

@@ -48,6 +48,7 @@ type fieldValue struct {
 type layout struct {
 	headers map[string]*header // by ir.Format of the header ("hdr.ipv4")
 	exprs   map[string]ir.Expr // the fields selects branch on
+	order   []string           // the headers in extraction order
 }
 
 // admitted are conditions the packet filter guarantees (§A.2): IPv4 and
@@ -121,6 +122,7 @@ func (l *layout) extract(s ir.Stmt, offset int, valid []fieldValue) (int, error)
 		return 0, errorAt(s.Span(), "header %s is extracted twice", name)
 	}
 	l.headers[name] = &header{t: t, offset: offset, valid: valid}
+	l.order = append(l.order, name)
 	return bits / 8, nil
 }
 

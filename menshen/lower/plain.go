@@ -56,13 +56,13 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 	if err != nil {
 		return err
 	}
-	c, err := dst.word()
-	if err != nil {
-		return errorAt(s.Span(), "%v", err)
-	}
 	if dst.header {
 		l.cs.written[dst.field] = true
 	}
+	if len(dst.chunks) > 1 {
+		return l.assignWide(a, s, dst, st)
+	}
+	c := dst.chunks[0].container
 	narrowHeader := dst.header && dst.width < 32
 	if im, ok := l.immediate(a, s.RHS, dst.shift()); ok && !narrowHeader {
 		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: c}, data: im}, s.LHS)
@@ -100,12 +100,30 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 	return unsupported
 }
 
+// assignWide sets a field wider than a container to a constant or
+// action data: each container gets its 4 bytes of the value.
+func (l *lowering) assignWide(a *ir.Action, s *ir.Assign, dst *place, st *step) error {
+	n := (dst.width + 7) / 8
+	for _, c := range dst.chunks {
+		rshift := 8 * (n - c.from - 4)
+		im, ok := l.immediate(a, s.RHS, 0)
+		if !ok {
+			return errorAt(s.Span(), "action %s: Menshen sets %s (%d bits, %d containers) only to a constant or action data", a.Name, dst.field, dst.width, len(dst.chunks))
+		}
+		im.rshift = rshift
+		if err := put(st, c.container, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: c.container}, data: im}, s.LHS); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // immediate is a constant or action data as an immediate shifted left
 // by shift; a constant is an imm of no parameter.
 func (l *lowering) immediate(a *ir.Action, e ir.Expr, shift int) (*imm, bool) {
 	switch e := e.(type) {
 	case *ir.Const:
-		return &imm{param: -1, add: uint32(e.Value.Uint64() << uint(shift))}, true
+		return &imm{konst: e.Value, shift: shift}, true
 	case *ir.Cast:
 		return l.immediate(a, e.X, shift)
 	}

@@ -3,7 +3,9 @@ package lower
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
@@ -40,7 +42,61 @@ func (l *lowering) guard(n *transform.Node) ([]constraint, error) {
 		}
 		out = append(out, cs...)
 	}
+	// A header that is not valid has no fields to match or write: Menshen
+	// would match and write the bytes where it would be.
+	for _, h := range l.headersUsed(n) {
+		for _, v := range h.valid {
+			p, err := l.cs.place(l.lay.exprs[v.field])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, constraint{p: p, value: v.value, mask: ones(p.width)})
+		}
+	}
 	return out, nil
+}
+
+// headersUsed lists the headers a node's keys read and its actions
+// write, in layout order.
+func (l *lowering) headersUsed(n *transform.Node) []*header {
+	fields := map[string]bool{}
+	var stmts func([]ir.Stmt)
+	stmts = func(ss []ir.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ir.Assign:
+				fields[ir.Format(s.LHS)] = true
+			case *ir.If:
+				stmts(s.Then)
+				stmts(s.Else)
+			case *ir.Block:
+				stmts(s.Body)
+			case *ir.CallAction:
+				stmts(s.Call.Action.Body)
+			}
+		}
+	}
+	if n.Kind == transform.TableNode {
+		for _, k := range n.Table.Keys {
+			fields[ir.Format(k.Expr)] = true
+		}
+		for _, a := range n.Actions() {
+			stmts(a.Body)
+		}
+	} else {
+		stmts(n.Stmts)
+	}
+	var out []*header
+	for _, name := range l.lay.order {
+		h := l.lay.headers[name]
+		for f := range fields {
+			if strings.HasPrefix(f, name+".") {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // condition turns one condition into constraints: isValid(), a field
@@ -284,17 +340,15 @@ func (l *lowering) matcher(n *transform.Node, keys []*ir.Key, guard []constraint
 		if err != nil {
 			return nil, err
 		}
-		mask := ones(p.width)
-		for j, e := range entries {
+		// The table's mask keeps every bit some entry tests; an entry
+		// that ignores one of them is expanded over its values.
+		mask := new(big.Int)
+		for _, e := range entries {
 			_, em, err := valueMask(e.keys[i], p.width)
 			if err != nil {
 				return nil, errorAt(n.Span, "table %s, key %s: %v", nodeName(n), k.Name, err)
 			}
-			if j == 0 {
-				mask = em
-			} else if em.Cmp(mask) != 0 {
-				return nil, errorAt(n.Span, "table %s, key %s: its entries use different masks (%#x and %#x); a Menshen table matches under one mask", nodeName(n), k.Name, mask, em)
-			}
+			mask.Or(mask, em)
 		}
 		m.keys, m.keyMasks = append(m.keys, p), append(m.keyMasks, mask)
 		if err := use(p, new(big.Int), mask); err != nil {
@@ -346,32 +400,77 @@ func (l *lowering) rows(n *transform.Node, m *matcher, entries []entry, actions 
 		}
 		return []row{r}, nil
 	}
+	// A miss runs nothing on Menshen: a default action that does
+	// something becomes a last entry that ignores every key.
 	if d := n.Table.Default; d != nil && len(d.Action.Body) > 0 {
-		return nil, errorAt(n.Table.Span, "table %s: its default action %s would run on a miss, and a miss on Menshen runs nothing; make it NoAction, or add an entry for the cases it covers", nodeName(n), d.Action.Name)
+		catchAll := entry{action: d.Action}
+		for range n.Table.Keys {
+			catchAll.keys = append(catchAll.keys, interp.Match{Kind: interp.MatchAny})
+		}
+		for _, a := range d.Args {
+			k, ok := a.(*ir.Const)
+			if !ok {
+				return nil, errorAt(n.Span, "table %s: its default action's data must be constants", nodeName(n))
+			}
+			catchAll.data = append(catchAll.data, k.Value)
+		}
+		entries = append(entries[:len(entries):len(entries)], catchAll)
 	}
 	var out []row
 	for _, e := range entries {
-		r := row{key: append([]uint32(nil), m.guard...), action: index(e.action), data: e.data}
-		ok := true
-		for i, p := range m.keys {
-			v, _, err := valueMask(e.keys[i], p.width)
-			if err != nil {
-				return nil, err
+		rs, err := l.expand(n, m, e, index(e.action))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+// maxExpansion bounds the CAM entries one table entry may expand to.
+const maxExpansion = 256
+
+// expand turns one entry into CAM entries: one for each value of the
+// bits the table's mask keeps and the entry ignores (none when the guard
+// fixes a bit the entry needs otherwise).
+func (l *lowering) expand(n *transform.Node, m *matcher, e entry, action int) ([]row, error) {
+	type free struct{ slot, bit int }
+	key := append([]uint32(nil), m.guard...)
+	var frees []free
+	for i, p := range m.keys {
+		v, em, err := valueMask(e.keys[i], p.width)
+		if err != nil {
+			return nil, err
+		}
+		vs, ems, tms := p.chunkValues(v), p.chunkValues(em), p.chunkValues(m.keyMasks[i])
+		for j, c := range p.chunks {
+			s := m.slot[c.container]
+			if (key[s]^vs[j])&ems[j]&m.guardCare[s] != 0 {
+				return nil, nil // the guard and the entry disagree: it can never hit
 			}
-			vs := p.chunkValues(v)
-			for j, c := range p.chunks {
-				s := m.slot[c.container]
-				care := ^m.ignore[s]
-				// A key bit the guard fixes to another value: the entry can never hit.
-				if (r.key[s]^vs[j])&care&m.guardCare[s] != 0 {
-					ok = false
+			key[s] |= vs[j] & ems[j]
+			for b := 0; b < 32; b++ {
+				if open := tms[j] &^ ems[j] &^ m.guardCare[s]; open>>b&1 == 1 && !slices.Contains(frees, free{s, b}) {
+					frees = append(frees, free{s, b})
 				}
-				r.key[s] |= vs[j] & care
 			}
 		}
-		if ok {
-			out = append(out, r)
+	}
+	if len(frees) > 8 || 1<<len(frees) > maxExpansion {
+		if n.Kind == transform.TableNode && n.Table.Default != nil && e.action == n.Table.Default.Action && e.keys != nil && e.keys[0].Kind == interp.MatchAny {
+			return nil, errorAt(n.Span, "table %s: a miss runs nothing on Menshen, so its default action %s becomes an entry matching every key: 2^%d CAM entries under the table's one mask (at most %d); make the default NoAction",
+				nodeName(n), e.action.Name, len(frees), maxExpansion)
 		}
+		return nil, errorAt(n.Span, "table %s: an entry ignores %d bits the table's other entries match: 2^%d CAM entries under the table's one mask (at most %d)",
+			nodeName(n), len(frees), len(frees), maxExpansion)
+	}
+	var out []row
+	for v := 0; v < 1<<len(frees); v++ {
+		k := append([]uint32(nil), key...)
+		for i, f := range frees {
+			k[f.slot] |= uint32(v>>i&1) << f.bit
+		}
+		out = append(out, row{key: k, action: action, data: e.data})
 	}
 	return out, nil
 }
