@@ -230,6 +230,9 @@ func (l *lowering) wordField(g *synth.Graph, f int) (int, error) {
 	if isParam(g.Action, e) {
 		return 0, errorAt(e.Span(), "action %s writes its own data %s", g.Action.Name, ir.Format(e))
 	}
+	if _, ok := stdField(e); ok {
+		return 0, errorAt(e.Span(), "action %s sets %s in @atomic code; on Menshen set it in a plain action", g.Action.Name, ir.Format(e))
+	}
 	p, err := l.cs.place(e)
 	if err != nil {
 		return 0, err

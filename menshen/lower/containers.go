@@ -46,10 +46,13 @@ type containers struct {
 	next    int
 	fields  map[string]*place
 	written map[string]bool
+	// restore marks narrow header fields whose writes overwrite the bytes
+	// after them in their container.
+	restore map[string]bool
 }
 
 func newContainers(lay *layout) *containers {
-	return &containers{lay: lay, fields: map[string]*place{}, written: map[string]bool{}}
+	return &containers{lay: lay, fields: map[string]*place{}, written: map[string]bool{}, restore: map[string]bool{}}
 }
 
 func (cs *containers) used() int { return cs.next }
@@ -72,6 +75,9 @@ func (cs *containers) place(e ir.Expr) (*place, error) {
 	w := ir.WidthBits(e.Type())
 	if _, ok := e.Type().(*ir.Bits); !ok || w == 0 {
 		return nil, errorAt(e.Span(), "%s is not a bit<N> field: Menshen's containers hold fields of bits", name)
+	}
+	if f, ok := stdField(e); ok && f != "egress_spec" {
+		return nil, errorAt(e.Span(), "Menshen has no %s; of v1model's standard metadata it has the egress port", name)
 	}
 	p := &place{field: name, width: w}
 	if _, _, off, ok := cs.lay.locate(name); ok {
@@ -116,6 +122,19 @@ func (cs *containers) place(e ir.Expr) (*place, error) {
 	}
 	cs.fields[name] = p
 	return p, nil
+}
+
+// stdField returns the field name of a v1model standard metadata field.
+func stdField(e ir.Expr) (string, bool) {
+	m, ok := e.(*ir.Member)
+	if !ok {
+		return "", false
+	}
+	s, ok := m.X.Type().(*ir.Struct)
+	if !ok || s.Name != "standard_metadata_t" {
+		return "", false
+	}
+	return m.Name, true
 }
 
 // isMetadata reports whether e is a field of a struct (user metadata), not
@@ -167,28 +186,56 @@ func (p *place) chunkValues(v *big.Int) []uint32 {
 }
 
 // maps returns the parser's and the deparser's field maps: every header
-// field is loaded; written ones are stored back, in ascending offsets
-// (a narrow field's container also holds the bytes after it, unchanged,
-// and the fields that own those bytes store theirs later).
-func (cs *containers) maps() (parse, deparse []menshen.FieldMap) {
+// field is loaded; written ones are stored back, in ascending offsets. A
+// narrow field's container holds the bytes after it: when its write
+// overwrote them, the container loaded at the field's end (the next
+// field's, or one of its own) is stored after it and puts them back; a
+// field that starts in those bytes is stored later still, with its own
+// value.
+func (cs *containers) maps() (parse, deparse []menshen.FieldMap, err error) {
 	var names []string
 	for n := range cs.fields {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	atWire := map[int]int{} // the container loaded at each offset
+	stored := map[int]bool{}
 	for _, n := range names {
 		p := cs.fields[n]
 		if !p.header {
 			continue
 		}
 		for _, c := range p.chunks {
-			fm := menshen.FieldMap{Container: c.container, Offset: c.wire}
-			parse = append(parse, fm)
-			if cs.written[n] {
-				deparse = append(deparse, fm)
-			}
+			atWire[c.wire] = c.container
+			parse = append(parse, menshen.FieldMap{Container: c.container, Offset: c.wire})
+			stored[c.container] = cs.written[n]
 		}
 	}
+	for _, n := range names {
+		p := cs.fields[n]
+		if !cs.restore[n] {
+			continue
+		}
+		end := p.chunks[0].wire + (p.width+7)/8
+		if end+4 > frameWindow {
+			return nil, nil, fmt.Errorf("field %s: the 4 bytes after it, which its container also writes, end past the %d bytes Menshen's deparser reaches", n, frameWindow)
+		}
+		c, ok := atWire[end]
+		if !ok {
+			if c, err = cs.alloc(); err != nil {
+				return nil, nil, err
+			}
+			atWire[end] = c
+			parse = append(parse, menshen.FieldMap{Container: c, Offset: end})
+		}
+		stored[c] = true
+	}
+	for _, fm := range parse {
+		if stored[fm.Container] {
+			deparse = append(deparse, fm)
+		}
+	}
+	sort.SliceStable(parse, func(i, j int) bool { return parse[i].Offset < parse[j].Offset })
 	sort.SliceStable(deparse, func(i, j int) bool { return deparse[i].Offset < deparse[j].Offset })
-	return parse, deparse
+	return parse, deparse, nil
 }

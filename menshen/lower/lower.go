@@ -78,13 +78,18 @@ func Lower(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := l.placeStandardReads(); err != nil {
+		return nil, err
+	}
 	for _, n := range in.Ingress.Nodes {
 		if err := l.node(n, entries[n.Table]); err != nil {
 			return nil, err
 		}
 	}
 	cfg := &menshen.Config{Tenant: in.Tenant, Tables: l.tables}
-	cfg.Parse, cfg.Deparse = l.cs.maps()
+	if cfg.Parse, cfg.Deparse, err = l.cs.maps(); err != nil {
+		return nil, err
+	}
 	return &Result{Config: cfg, Registers: l.registers, Containers: l.cs.used()}, nil
 }
 
@@ -96,6 +101,47 @@ type lowering struct {
 	registers map[string]Cell
 	subUnits  map[int]int // the next free sub-unit of each stage
 	tables    []menshen.Table
+}
+
+// placeStandardReads gives the standard metadata fields that keys and
+// conditions read their containers before any action is lowered, so the
+// actions that set them (the egress port) know to write them.
+func (l *lowering) placeStandardReads() error {
+	var visit func(e ir.Expr) error
+	visit = func(e ir.Expr) error {
+		switch e := e.(type) {
+		case *ir.Member:
+			if _, ok := stdField(e); ok {
+				_, err := l.cs.place(e)
+				return err
+			}
+		case *ir.Binary:
+			if err := visit(e.X); err != nil {
+				return err
+			}
+			return visit(e.Y)
+		case *ir.Unary:
+			return visit(e.X)
+		}
+		return nil
+	}
+	for _, n := range l.in.Ingress.Nodes {
+		if n.Kind == transform.TableNode {
+			for _, k := range n.Table.Keys {
+				if err := visit(k.Expr); err != nil {
+					return err
+				}
+			}
+		}
+		for _, c := range l.in.Ingress.Path(n) {
+			if c.Expr != nil {
+				if err := visit(c.Expr); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // checkRegisters refuses registers of more than one cell: each container

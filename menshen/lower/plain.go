@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"math/big"
+
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/menshen"
 )
@@ -16,6 +18,9 @@ func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[strin
 				return errorAt(s.Span(), "action %s: Menshen cannot run this call", a.Name)
 			}
 			st.discard = true
+			if err := l.mirrorPort(s.Call.Args[0].Value, &imm{konst: big.NewInt(dropPort)}, st); err != nil {
+				return err
+			}
 		case *ir.CallAction:
 			if len(s.Call.Args) > 0 {
 				return errorAt(s.Span(), "action %s: calls of actions with arguments are not supported on Menshen", a.Name)
@@ -44,13 +49,13 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 		}
 	}
 	defer func() { wrote[lhs] = true }()
-	if lhs == "standard_metadata.egress_spec" {
+	if f, ok := stdField(s.LHS); ok && f == "egress_spec" {
 		im, ok := l.immediate(a, s.RHS, 0)
 		if !ok {
 			return unsupported
 		}
 		st.port = im
-		return nil
+		return l.mirrorPort(s.LHS.(*ir.Member).X, im, st)
 	}
 	dst, err := l.cs.place(s.LHS)
 	if err != nil {
@@ -63,8 +68,16 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 		return l.assignWide(a, s, dst, st)
 	}
 	c := dst.chunks[0].container
-	narrowHeader := dst.header && dst.width < 32
-	if im, ok := l.immediate(a, s.RHS, dst.shift()); ok && !narrowHeader {
+	// A narrow header field's container holds the bytes after it too: a
+	// sub-action that overwrites them has them restored by a container
+	// the deparser stores after this one (containers.maps).
+	restore := func() {
+		if dst.header && dst.width < 32 {
+			l.cs.restore[dst.field] = true
+		}
+	}
+	if im, ok := l.immediate(a, s.RHS, dst.shift()); ok {
+		restore()
 		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: c}, data: im}, s.LHS)
 	}
 	switch r := s.RHS.(type) {
@@ -73,8 +86,11 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 		if err != nil {
 			return err
 		}
-		if src.width != dst.width || narrowHeader || src.header && src.width < 32 {
+		if src.width != dst.width || len(src.chunks) != 1 {
 			return unsupported
+		}
+		if src != dst {
+			restore()
 		}
 		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: 0x09, A: src.chunks[0].container}}, s.LHS)
 	case *ir.Binary:
@@ -85,8 +101,12 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 		if err != nil || len(x.chunks) != 1 {
 			return unsupported
 		}
-		// x + k, shifted to the field's place, changes the field alone.
-		if im, ok := l.immediate(a, r.Y, x.shift()); ok && (x == dst || !narrowHeader && x.width == 32) {
+		// x + k, k shifted to the field's place, changes the field's bits
+		// alone (the bits after it carry nothing into them).
+		if im, ok := l.immediate(a, r.Y, x.shift()); ok && x.width == dst.width {
+			if x != dst {
+				restore()
+			}
 			op := map[string]uint8{"+": 0x09, "-": 0x0A}[r.Op]
 			return put(st, c, sub{SubAction: menshen.SubAction{Opcode: op, A: x.chunks[0].container}, data: im}, s.LHS)
 		}
@@ -116,6 +136,19 @@ func (l *lowering) assignWide(a *ir.Action, s *ir.Assign, dst *place, st *step) 
 		}
 	}
 	return nil
+}
+
+// mirrorPort keeps the egress port in a container too, when the program
+// reads it (a later table matches on it): the metadata ALU's port is not
+// a container. std is the standard metadata.
+func (l *lowering) mirrorPort(std ir.Expr, im *imm, st *step) error {
+	p, ok := l.cs.fields[ir.Format(std)+".egress_spec"]
+	if !ok {
+		return nil
+	}
+	shifted := *im
+	shifted.shift = p.shift()
+	return put(st, p.chunks[0].container, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: p.chunks[0].container}, data: &shifted}, std)
 }
 
 // immediate is a constant or action data as an immediate shifted left

@@ -1,8 +1,9 @@
 // A switch-style program sized for Menshen: an exact-match forwarding
-// table (egress port, destination MAC, TTL decrement, or drop), a
-// classifier on the UDP source port and the DSCP byte, and sampling's
-// stateful counter, guarded by the application header's validity.
-// Every table holds at most Menshen's 256 CAM entries.
+// table (egress port, destination MAC, TTL decrement, or drop), a table
+// on the egress port that rewrites the source MAC, a classifier on the
+// UDP source port and the DSCP byte that also resets the TTL, and
+// sampling's stateful counter, guarded by the application header's
+// validity. Every table holds at most Menshen's 256 CAM entries.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -56,8 +57,20 @@ control MyIngress(inout headers hdr, inout metadata meta,
         size = 256;
     }
 
+    action set_smac(bit<48> smac) {
+        hdr.ethernet.srcAddr = smac;
+    }
+
+    table port_mac {
+        key = { standard_metadata.egress_spec: exact; }
+        actions = { set_smac; NoAction; }
+        default_action = NoAction();
+        size = 256;
+    }
+
     action set_class(bit<32> c) {
         hdr.app.class = c;
+        hdr.ipv4.ttl = 64;
     }
 
     table classify {
@@ -72,6 +85,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
 
     apply {
         fwd.apply();
+        port_mac.apply();
         if (hdr.app.isValid()) {
             sampler.apply();
             classify.apply();
