@@ -3,7 +3,11 @@ package driver
 import (
 	"errors"
 	"fmt"
+	"math/big"
+	"strings"
 	"time"
+
+	"github.com/p4hls/p4hls/ir"
 
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/menshen/lower"
@@ -53,6 +57,10 @@ func menshenBackend(res *Result, progress Progress) error {
 	}
 	res.Menshen = &MenshenOutput{Lines: lines, Lowered: lr}
 	res.Report.Menshen = &MenshenReport{Tenant: MenshenTenant, Containers: lr.Containers, Entries: len(lines), Registers: lr.Registers}
+	for res.Report.Stages < lr.Stages { // the egress decision's table
+		res.Report.PerStage = append(res.Report.PerStage, StageUsage{Tables: 1})
+		res.Report.Stages++
+	}
 	for s := range res.Report.PerStage {
 		res.Report.PerStage[s].Containers = lr.Containers // the PHV carries every container through every stage
 	}
@@ -94,9 +102,9 @@ func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error)
 // VerifyMenshen runs packets random frames that Menshen admits, with 16
 // random entries in every table, through the interpreter and through the
 // configured model (fresh ones), and compares every output and register.
-// It returns the divergence, minimized, or nil. The entries of a table
-// share one mask (the first entry's prefix length or mask), as a Menshen
-// table's do.
+// It returns the divergence, minimized, or nil. The entries are ones
+// Menshen can hold: a table's share one mask (the first entry's prefix
+// length or mask), and egress ports are below 256 (or 511, drop).
 func VerifyMenshen(res *Result, packets int, seed int64) (*interp.Divergence, error) {
 	in, err := MenshenInput(res, nil)
 	if err != nil {
@@ -106,6 +114,7 @@ func VerifyMenshen(res *Result, packets int, seed int64) (*interp.Divergence, er
 	gen := interp.NewGenerator(prog, seed)
 	c := gen.Case(0, 16, 0)
 	oneMask(c.Entries)
+	eightBitPorts(prog, c.Entries)
 	in.Entries = c.Entries
 	if _, err := lower.Lower(in); err != nil {
 		return nil, &DoesNotFitError{fmt.Errorf("with random entries: %w", err)}
@@ -142,6 +151,39 @@ func oneMask(entries []interp.TableEntry) {
 				m.PrefixLen = f.Keys[k].PrefixLen
 			case interp.MatchTernary:
 				m.Mask = f.Keys[k].Mask
+			}
+		}
+	}
+}
+
+// eightBitPorts keeps the action data that an action assigns to the
+// egress port below 256 (or at 511, v1model's drop): Menshen's ports are
+// 8 bits.
+func eightBitPorts(prog *ir.Program, entries []interp.TableEntry) {
+	ports := map[string][]int{} // action name -> data indexes that are ports
+	for _, c := range prog.Controls {
+		for _, a := range c.Actions {
+			for i, p := range a.Data() {
+				for _, st := range a.Body {
+					as, ok := st.(*ir.Assign)
+					if !ok || !strings.HasSuffix(ir.Format(as.LHS), ".egress_spec") {
+						continue
+					}
+					rhs := as.RHS
+					if c, ok := rhs.(*ir.Cast); ok {
+						rhs = c.X
+					}
+					if v, ok := rhs.(*ir.VarRef); ok && v.Var == p {
+						ports[a.Name] = append(ports[a.Name], i)
+					}
+				}
+			}
+		}
+	}
+	for _, te := range entries {
+		for _, i := range ports[te.Entry.Action] {
+			if d := te.Entry.Data[i]; d.Int64() != 511 && d.Int64() > 255 {
+				d.And(d, big.NewInt(255))
 			}
 		}
 	}

@@ -29,6 +29,14 @@ var menshenPrograms = []struct {
 	{"learn_filter", map[string]string{"FILTER_SIZE": "1"}},
 	{"stateful_firewall", map[string]string{"NUM_CONNS": "1"}},
 	{"../../menshen/l2_sampling", nil}, // exact tables with installed entries, ports, drops, a 48-bit MAC
+	// The allocation suite's programs whose stateful part Menshen's ALUs
+	// run, with 256-entry switch tables (Menshen's CAM).
+	{"../alloc/sampling_ipv4_lpm", map[string]string{"SWITCH_TABLE_SIZE": "256"}},
+	{"../alloc/sampling_dmac_ipv4_lpm_nexthop", map[string]string{"SWITCH_TABLE_SIZE": "256"}},
+	{"../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop", map[string]string{"SWITCH_TABLE_SIZE": "256", "NUM_FLOWS": "1"}},
+	{"../alloc/dns_ttl_change_dmac_ipv4_lpm_nexthop", map[string]string{"SWITCH_TABLE_SIZE": "256", "NUM_DOMAINS": "1"}},
+	{"../alloc/learn_filter_ipv4_lpm", map[string]string{"SWITCH_TABLE_SIZE": "256", "FILTER_SIZE": "1"}},
+	{"../alloc/stateful_firewall_dmac_tunnel_acl_ipv4_lpm_nexthop", map[string]string{"SWITCH_TABLE_SIZE": "256", "NUM_CONNS": "1"}},
 }
 
 // TestMenshenEndToEnd compiles each program for Menshen, configures the

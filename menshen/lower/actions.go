@@ -18,6 +18,7 @@ import (
 // step is what an action does in one stage: sub-actions by container,
 // and the metadata ALU's port or discard.
 type step struct {
+	stage   int
 	slots   map[int]sub
 	port    *imm
 	discard bool
@@ -95,7 +96,7 @@ func (st step) word(data []*big.Int) (menshen.Action, error) {
 func (l *lowering) action(a *ir.Action, stages []int, alus []int) ([]step, error) {
 	steps := make([]step, len(stages))
 	for i := range steps {
-		steps[i].slots = map[int]sub{}
+		steps[i].slots, steps[i].stage = map[int]sub{}, stages[i]
 	}
 	at := func(s int) (*step, error) {
 		for i, x := range stages {

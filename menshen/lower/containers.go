@@ -45,6 +45,7 @@ type containers struct {
 	lay     *layout
 	next    int
 	fields  map[string]*place
+	exprs   map[string]ir.Expr // each placed field's expression
 	written map[string]bool
 	// restore marks narrow header fields whose writes overwrite the bytes
 	// after them in their container.
@@ -52,7 +53,7 @@ type containers struct {
 }
 
 func newContainers(lay *layout) *containers {
-	return &containers{lay: lay, fields: map[string]*place{}, written: map[string]bool{}, restore: map[string]bool{}}
+	return &containers{lay: lay, fields: map[string]*place{}, exprs: map[string]ir.Expr{}, written: map[string]bool{}, restore: map[string]bool{}}
 }
 
 func (cs *containers) used() int { return cs.next }
@@ -120,7 +121,7 @@ func (cs *containers) place(e ir.Expr) (*place, error) {
 		}
 		p.chunks = []chunk{{container: c}}
 	}
-	cs.fields[name] = p
+	cs.fields[name], cs.exprs[name] = p, e
 	return p, nil
 }
 

@@ -46,8 +46,9 @@ type Result struct {
 	Config *menshen.Config
 	// Registers maps each register to the ALU that holds its one cell.
 	Registers map[string]Cell
-	// Containers counts the containers used.
-	Containers int
+	// Containers counts the containers used; Stages the stages the
+	// tables take (the egress decision may take one after allocation's).
+	Containers, Stages int
 }
 
 // Cell is a stage's container ALU, whose state word holds a register.
@@ -70,7 +71,7 @@ func Lower(in Input) (*Result, error) {
 		return nil, err
 	}
 	l := &lowering{in: in, lay: lay, cs: newContainers(lay), registers: map[string]Cell{},
-		subUnits: map[int]int{}}
+		subUnits: map[int]int{}, portStage: -1}
 	if err := checkRegisters(in.Program); err != nil {
 		return nil, err
 	}
@@ -81,8 +82,16 @@ func Lower(in Input) (*Result, error) {
 	if err := l.placeStandardReads(); err != nil {
 		return nil, err
 	}
+	if err := l.portAfterDrop(); err != nil {
+		return nil, err
+	}
 	for _, n := range in.Ingress.Nodes {
 		if err := l.node(n, entries[n.Table]); err != nil {
+			return nil, err
+		}
+	}
+	if l.deferPort {
+		if err := l.egressTable(); err != nil {
 			return nil, err
 		}
 	}
@@ -90,7 +99,11 @@ func Lower(in Input) (*Result, error) {
 	if cfg.Parse, cfg.Deparse, err = l.cs.maps(); err != nil {
 		return nil, err
 	}
-	return &Result{Config: cfg, Registers: l.registers, Containers: l.cs.used()}, nil
+	stages := 0
+	for _, tb := range l.tables {
+		stages = max(stages, tb.Stage+1)
+	}
+	return &Result{Config: cfg, Registers: l.registers, Containers: l.cs.used(), Stages: stages}, nil
 }
 
 // lowering is the state of one Lower call.
@@ -101,6 +114,12 @@ type lowering struct {
 	registers map[string]Cell
 	subUnits  map[int]int // the next free sub-unit of each stage
 	tables    []menshen.Table
+	// deferPort is set when a table may set the egress port after an
+	// earlier one dropped the packet: then the port lives in its container
+	// alone until a table after the last that sets it (portStage) decides
+	// (egress.go).
+	deferPort bool
+	portStage int
 }
 
 // placeStandardReads gives the standard metadata fields that keys and

@@ -17,7 +17,9 @@ func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[strin
 			if s.Call.Callee.Extern != "mark_to_drop" {
 				return errorAt(s.Span(), "action %s: Menshen cannot run this call", a.Name)
 			}
-			st.discard = true
+			if !l.deferPort {
+				st.discard = true
+			}
 			if err := l.mirrorPort(s.Call.Args[0].Value, &imm{konst: big.NewInt(dropPort)}, st); err != nil {
 				return err
 			}
@@ -54,7 +56,9 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 		if !ok {
 			return unsupported
 		}
-		st.port = im
+		if !l.deferPort {
+			st.port = im
+		}
 		return l.mirrorPort(s.LHS.(*ir.Member).X, im, st)
 	}
 	dst, err := l.cs.place(s.LHS)
@@ -146,6 +150,7 @@ func (l *lowering) mirrorPort(std ir.Expr, im *imm, st *step) error {
 	if !ok {
 		return nil
 	}
+	l.portStage = max(l.portStage, st.stage)
 	shifted := *im
 	shifted.shift = p.shift()
 	return put(st, p.chunks[0].container, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: p.chunks[0].container}, data: &shifted}, std)
