@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,7 +30,9 @@ var menshenPrograms = []struct {
 	{"dns_ttl_change", map[string]string{"NUM_DOMAINS": "1"}},
 	{"learn_filter", map[string]string{"FILTER_SIZE": "1"}},
 	{"stateful_firewall", map[string]string{"NUM_CONNS": "1"}},
-	{"../../menshen/l2_sampling", nil}, // exact tables with installed entries, ports, drops, a 48-bit MAC
+	{"../../menshen/l2_sampling", nil},                                  // exact tables with installed entries, ports, drops, a 48-bit MAC
+	{"../../menshen/l2_sampling", map[string]string{"FWD_SIZE": "512"}}, // an exact table in two parts
+	{"../alloc/sampling_ipv4_lpm", nil},                                 // an LPM table of 32 parts
 	// The allocation suite's programs whose stateful part Menshen's ALUs
 	// run, with 256-entry switch tables (Menshen's CAM).
 	{"../alloc/sampling_ipv4_lpm", map[string]string{"SWITCH_TABLE_SIZE": "256"}},
@@ -45,7 +49,11 @@ var menshenPrograms = []struct {
 // interpreter: every output frame, port, drop and register must agree.
 func TestMenshenEndToEnd(t *testing.T) {
 	for _, p := range menshenPrograms {
-		t.Run(filepath.Base(p.name), func(t *testing.T) {
+		name := filepath.Base(p.name)
+		for _, k := range slices.Sorted(maps.Keys(p.defines)) {
+			name += "," + k + "=" + p.defines[k]
+		}
+		t.Run(name, func(t *testing.T) {
 			file := filepath.Join(corpus.Dir(), "ok", p.name+".p4")
 			src, err := os.ReadFile(file)
 			if err != nil {
@@ -160,8 +168,9 @@ func TestMenshenRefusesEntries(t *testing.T) {
 		want    string // "" when the configuration is built; then rows CAM entries
 		rows    int
 	}{
-		// /24 and /20: the /20 entry expands over 4 bits (16 CAM entries).
-		{"prefixes expand", []interp.TableEntry{lpm(0x0a000100, 24, 1), lpm(0x0a000000, 20, 2)}, "", 17},
+		// /24 and /20: the /20 entry expands over 4 bits into 16 CAM
+		// entries, one of which is the /24 entry's key: it never hits, and goes.
+		{"prefixes expand", []interp.TableEntry{lpm(0x0a000100, 24, 1), lpm(0x0a000000, 20, 2)}, "", 16},
 		{"prefixes too far apart", []interp.TableEntry{lpm(0x0a000100, 24, 1), lpm(0x0a000000, 8, 2)}, "an entry ignores 16 bits", 0},
 		{"port too wide", []interp.TableEntry{lpm(0x0a000100, 24, 300)}, "egress port 300: Menshen's ports are 8 bits", 0},
 	}

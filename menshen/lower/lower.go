@@ -226,14 +226,38 @@ func (l *lowering) node(n *transform.Node, entries []entry) error {
 	if err != nil {
 		return err
 	}
-	per := (len(rows) + len(parts) - 1) / max(len(parts), 1)
+	// Entries that cannot overlap (exact keys, no default entry) spread
+	// over the table's parts; others stay in the first part's CAM, whose
+	// lowest address wins: parts in other sub-units would all hit, where
+	// a later part should only see an earlier one's misses.
+	per := len(rows)
+	if disjoint(n) {
+		per = (len(rows) + len(parts) - 1) / max(len(parts), 1)
+	}
 	for i, stages := range parts {
 		lo, hi := min(i*per, len(rows)), min((i+1)*per, len(rows))
+		if lo == hi && i > 0 {
+			continue // an empty part needs no sub-unit
+		}
 		if err := l.part(n, m, rows[lo:hi], actions, stages, alus[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// disjoint reports whether no two entries of a node's table can match
+// one packet: exact keys only, and no default action entry.
+func disjoint(n *transform.Node) bool {
+	if n.Kind != transform.TableNode || len(n.Table.Keys) == 0 {
+		return false
+	}
+	for _, k := range n.Table.Keys {
+		if k.Match != ir.MatchExact {
+			return false
+		}
+	}
+	return n.Table.Default == nil || len(n.Table.Default.Action.Body) == 0
 }
 
 // part emits one part of a table: in each of its stages a sub-unit with

@@ -417,12 +417,20 @@ func (l *lowering) rows(n *transform.Node, m *matcher, entries []entry, actions 
 		entries = append(entries[:len(entries):len(entries)], catchAll)
 	}
 	var out []row
+	seen := map[string]bool{}
 	for _, e := range entries {
 		rs, err := l.expand(n, m, e, index(e.action))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, rs...)
+		for _, r := range rs {
+			// A key already taken by a better entry would never hit
+			// (and in another part would hit too).
+			if k := fmt.Sprint(r.key); !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
 	}
 	return out, nil
 }

@@ -8,6 +8,9 @@
 #include <v1model.p4>
 
 #define N 30
+#ifndef FWD_SIZE  // -D FWD_SIZE=512 splits fwd over two CAMs
+#define FWD_SIZE 256
+#endif
 
 header app_t {
     bit<32> sample;  // out: 1 when this packet is sampled
@@ -54,7 +57,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
         key = { hdr.ipv4.dstAddr: exact; }
         actions = { forward; drop; NoAction; }
         default_action = NoAction();
-        size = 256;
+        size = FWD_SIZE;
     }
 
     action set_smac(bit<48> smac) {
