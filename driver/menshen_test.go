@@ -110,7 +110,7 @@ func TestMenshenRefuses(t *testing.T) {
 		{"narrow ALU field", "bit<16> x;", `register<bit<32>, bit<32>>(1) r;
     action count() { @atomic { bit<32> v; r.read(v, 0); v = v + (bit<32>)hdr.app.x; r.write(0, v); } }
     table t { actions = { count; } default_action = count(); }`, "t.apply();",
-			"(16 bits); Menshen's ALUs compute on whole 32-bit containers"},
+			"reads hdr.app.x (16 bits) with ALUs; Menshen's ALUs compute on whole 32-bit containers"},
 		{"inequality", "bit<32> x;", strings.Replace(counter, "SIZE", "1", 1), "if (hdr.app.x > 5) { t.apply(); }",
 			"x.p4:9:16: condition (hdr.app.x > 32w5): Menshen has no gateways"},
 		{"narrow sum", "bit<32> x;", `action set() { hdr.ipv4.ttl = hdr.ipv4.ttl + hdr.ipv4.protocol; }

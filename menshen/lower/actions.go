@@ -234,15 +234,25 @@ func (l *lowering) wordField(g *synth.Graph, f int) (int, error) {
 	if _, ok := stdField(e); ok {
 		return 0, errorAt(e.Span(), "action %s sets %s in @atomic code; on Menshen set it in a plain action", g.Action.Name, ir.Format(e))
 	}
-	p, err := l.cs.place(e)
+	p, err := l.word32(g, e, "computes")
 	if err != nil {
 		return 0, err
 	}
-	if p.width != 32 {
-		return 0, errorAt(e.Span(), "action %s computes %s (%d bits) with ALUs; Menshen's ALUs compute on whole 32-bit containers", g.Action.Name, ir.Format(e), p.width)
-	}
 	l.cs.written[p.field] = true
 	return p.chunks[0].container, nil
+}
+
+// word32 places a field an ALU computes or reads (verb), which must be
+// 32 bits wide.
+func (l *lowering) word32(g *synth.Graph, e ir.Expr, verb string) (*place, error) {
+	p, err := l.cs.place(e)
+	if err != nil {
+		return nil, err
+	}
+	if p.width != 32 {
+		return nil, errorAt(e.Span(), "action %s %s %s (%d bits) with ALUs; Menshen's ALUs compute on whole 32-bit containers", g.Action.Name, verb, ir.Format(e), p.width)
+	}
+	return p, nil
 }
 
 // graphWrite lowers a write of a constant, action data or a field.
@@ -281,12 +291,9 @@ func (l *lowering) operandField(g *synth.Graph, e ir.Expr) (int, error) {
 	if isParam(g.Action, e) {
 		return 0, errorAt(e.Span(), "action %s computes with its data %s; Menshen's ALUs read containers, and action data is an immediate", g.Action.Name, ir.Format(e))
 	}
-	p, err := l.cs.place(e)
+	p, err := l.word32(g, e, "reads")
 	if err != nil {
 		return 0, err
-	}
-	if p.width != 32 {
-		return 0, errorAt(e.Span(), "action %s computes with %s (%d bits); Menshen's ALUs compute on whole 32-bit containers", g.Action.Name, ir.Format(e), p.width)
 	}
 	return p.chunks[0].container, nil
 }
@@ -301,8 +308,11 @@ func (l *lowering) alu(g *synth.Graph, a *synth.ALU, slot []int, self, stage int
 		case synth.FromALU:
 			return slot[op.Index], nil
 		}
-		return 0, errorAt(g.Action.Span, "action %s: an ALU reads a %s; Menshen's ALUs read containers", g.Action.Name,
-			map[synth.OperandKind]string{synth.FromConst: "constant", synth.FromHash: "hash unit's result"}[op.Kind])
+		if op.Kind == synth.FromConst {
+			return 0, errorAt(g.Action.Span, "action %s: an ALU takes the constant %d as an input; Menshen's ALUs read containers, and the stateful if-else's own constants are 6 bits (0 to 63)",
+				g.Action.Name, op.Value)
+		}
+		return 0, errorAt(g.Action.Span, "action %s: an ALU reads a hash unit's result; Menshen has no hash units", g.Action.Name)
 	}
 	reads := map[int]bool{}
 	var s sub
