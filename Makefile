@@ -20,7 +20,9 @@ build: setup
 # action for Banzai's pred_raw atom and run the ALUs against the
 # interpreter on 10,000 packets (report in out/report.json); then rewrite
 # ME-3's if-else chain into a table (out/me3/transformed.p4) and run ME-3's
-# packet test on the result.
+# packet test on the result; last, compile sampling for Menshen (its
+# configuration in out/menshen, checked on the model against the
+# interpreter on 10,000 frames) and run a packet test on the model.
 ME3 := testdata/p4/ok/me3_upf_rate_enforcer
 demo: build
 	$(BIN) check $(EXAMPLE).p4 && echo "$(EXAMPLE).p4: ok"
@@ -28,6 +30,8 @@ demo: build
 	$(BIN) compile --target banzai --alu pred_raw --verify 10000 -o out $(EXAMPLE).p4
 	$(BIN) compile --emit transformed -o out/me3 $(ME3).p4
 	$(BIN) sim -I testdata/p4/ok out/me3/transformed.p4 $(ME3).stf
+	$(BIN) compile --target menshen --verify 10000 -o out/menshen testdata/p4/ok/sampling.p4
+	$(BIN) sim --target menshen out/menshen testdata/menshen/sampling.stf
 
 # Everything CI checks: formatting, vet, and the whole test suite with every
 # optional dependency required (a missing solver fails instead of skipping).
