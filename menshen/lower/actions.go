@@ -104,7 +104,7 @@ func (l *lowering) action(a *ir.Action, stages []int, alus []int) ([]step, error
 				return &steps[i], nil
 			}
 		}
-		return nil, errorAt(a.Span, "action %s: allocation put an ALU in stage %d, where its table does not match", a.Name, s)
+		return nil, errorAt(a.Span, "%s: allocation put an ALU in stage %d, where its table does not match", what(a), s)
 	}
 	if g, ok := l.in.Graphs[a.Name]; ok {
 		return steps, l.graph(g, alus, stages[0], at)
@@ -132,7 +132,7 @@ func put(st *step, c int, s sub, where ir.Expr) error {
 // graph lowers a synthesized action.
 func (l *lowering) graph(g *synth.Graph, alus []int, first int, at func(int) (*step, error)) error {
 	if len(alus) != len(g.ALUs) {
-		return fmt.Errorf("action %s: %d ALUs placed, %d synthesized", g.Action.Name, len(alus), len(g.ALUs))
+		return fmt.Errorf("%s: %d ALUs placed, %d synthesized", what(g.Action), len(alus), len(g.ALUs))
 	}
 	slot := make([]int, len(g.ALUs))
 	written := map[int]int{} // field -> the ALU whose slot is its container
@@ -154,7 +154,7 @@ func (l *lowering) graph(g *synth.Graph, alus []int, first int, at func(int) (*s
 		if slot[u] < 0 {
 			c, err := l.cs.alloc()
 			if err != nil {
-				return errorAt(g.Action.Span, "action %s: %v", g.Action.Name, err)
+				return errorAt(g.Action.Span, "%s: %v", what(g.Action), err)
 			}
 			slot[u] = c
 		}
@@ -174,7 +174,7 @@ func (l *lowering) graph(g *synth.Graph, alus []int, first int, at func(int) (*s
 			return err
 		}
 		if _, dup := st.slots[slot[u]]; dup {
-			return errorAt(g.Action.Span, "action %s: two ALUs write container %d in stage %d", g.Action.Name, slot[u], alus[u])
+			return errorAt(g.Action.Span, "%s: two ALUs write container %d in stage %d", what(g.Action), slot[u], alus[u])
 		}
 		st.slots[slot[u]] = s
 	}
@@ -229,10 +229,10 @@ func liveALUs(g *synth.Graph) []bool {
 func (l *lowering) wordField(g *synth.Graph, f int) (int, error) {
 	e := g.Fields[f]
 	if isParam(g.Action, e) {
-		return 0, errorAt(e.Span(), "action %s writes its own data %s", g.Action.Name, ir.Format(e))
+		return 0, errorAt(e.Span(), "%s writes its own data %s", what(g.Action), ir.Format(e))
 	}
 	if _, ok := stdField(e); ok {
-		return 0, errorAt(e.Span(), "action %s sets %s in @atomic code; on Menshen set it in a plain action", g.Action.Name, ir.Format(e))
+		return 0, errorAt(e.Span(), "%s sets %s in @atomic code; on Menshen set it in a plain action", what(g.Action), ir.Format(e))
 	}
 	p, err := l.word32(g, e, "computes")
 	if err != nil {
@@ -250,7 +250,7 @@ func (l *lowering) word32(g *synth.Graph, e ir.Expr, verb string) (*place, error
 		return nil, err
 	}
 	if p.width != 32 {
-		return nil, errorAt(e.Span(), "action %s %s %s (%d bits) with ALUs; Menshen's ALUs compute on whole 32-bit containers", g.Action.Name, verb, ir.Format(e), p.width)
+		return nil, errorAt(e.Span(), "%s %s %s (%d bits) with ALUs; Menshen's ALUs compute on whole 32-bit containers", what(g.Action), verb, ir.Format(e), p.width)
 	}
 	return p, nil
 }
@@ -273,7 +273,7 @@ func (l *lowering) graphWrite(g *synth.Graph, w synth.Write, st *step, written m
 			break
 		}
 		if u, ok := written[w.Value.Index]; ok && alus[u] == last {
-			return errorAt(dst.Span(), "action %s copies %s in the stage that computes it; Menshen would copy the old value", g.Action.Name, ir.Format(src))
+			return errorAt(dst.Span(), "%s copies %s in the stage that computes it; Menshen would copy the old value", what(g.Action), ir.Format(src))
 		}
 		a, err := l.operandField(g, src)
 		if err != nil {
@@ -281,7 +281,7 @@ func (l *lowering) graphWrite(g *synth.Graph, w synth.Write, st *step, written m
 		}
 		s.SubAction = menshen.SubAction{Opcode: 0x09, A: a}
 	default:
-		return errorAt(dst.Span(), "action %s writes %s from a hash unit; Menshen has none", g.Action.Name, ir.Format(dst))
+		return errorAt(dst.Span(), "%s writes %s from a hash unit; Menshen has none", what(g.Action), ir.Format(dst))
 	}
 	return put(st, c, s, dst)
 }
@@ -289,7 +289,7 @@ func (l *lowering) graphWrite(g *synth.Graph, w synth.Write, st *step, written m
 // operandField is the container an ALU reads a field from.
 func (l *lowering) operandField(g *synth.Graph, e ir.Expr) (int, error) {
 	if isParam(g.Action, e) {
-		return 0, errorAt(e.Span(), "action %s computes with its data %s; Menshen's ALUs read containers, and action data is an immediate", g.Action.Name, ir.Format(e))
+		return 0, errorAt(e.Span(), "%s computes with its data %s; Menshen's ALUs read containers, and action data is an immediate", what(g.Action), ir.Format(e))
 	}
 	p, err := l.word32(g, e, "reads")
 	if err != nil {
@@ -309,10 +309,10 @@ func (l *lowering) alu(g *synth.Graph, a *synth.ALU, slot []int, self, stage int
 			return slot[op.Index], nil
 		}
 		if op.Kind == synth.FromConst {
-			return 0, errorAt(g.Action.Span, "action %s: an ALU takes the constant %d as an input; Menshen's ALUs read containers, and the stateful if-else's own constants are 6 bits (0 to 63)",
-				g.Action.Name, op.Value)
+			return 0, errorAt(g.Action.Span, "%s: an ALU takes the constant %d as an input; Menshen's ALUs read containers, and the stateful if-else's own constants are 6 bits (0 to 63)",
+				what(g.Action), op.Value)
 		}
-		return 0, errorAt(g.Action.Span, "action %s: an ALU reads a hash unit's result; Menshen has no hash units", g.Action.Name)
+		return 0, errorAt(g.Action.Span, "%s: an ALU reads a hash unit's result; Menshen has no hash units", what(g.Action))
 	}
 	reads := map[int]bool{}
 	var s sub
@@ -361,7 +361,7 @@ func (l *lowering) state(g *synth.Graph, a *synth.ALU, at Cell) error {
 			continue
 		}
 		if len(a.State) > 1 {
-			return errorAt(g.Action.Span, "action %s: an ALU with %d registers; Menshen's holds one", g.Action.Name, len(a.State))
+			return errorAt(g.Action.Span, "%s: an ALU with %d registers; Menshen's holds one", what(g.Action), len(a.State))
 		}
 		if prev, ok := l.registers[c.Register.Name]; ok && prev != at {
 			return errorAt(c.Register.Span, "register %s is updated in two places (stage %d container %d, stage %d container %d); Menshen keeps it in one ALU",

@@ -12,6 +12,7 @@ package lower
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/interp"
@@ -216,7 +217,7 @@ func (l *lowering) node(n *transform.Node, entries []entry) error {
 	if n.Kind == transform.TableNode {
 		actions, keys = n.Actions(), n.Table.Keys
 	} else {
-		actions = []*ir.Action{{Name: fmt.Sprintf("statements at line %d", n.Span.Start.Line), Body: n.Stmts}}
+		actions = []*ir.Action{{Name: fmt.Sprintf("the statements at line %d", n.Span.Start.Line), Body: n.Stmts}}
 	}
 	m, err := l.matcher(n, keys, guard, entries)
 	if err != nil {
@@ -317,4 +318,13 @@ func sortedKeys[V any](m map[int]V) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// what names an action in a message: "action NAME", or the statements a
+// run of apply-block statements stands for.
+func what(a *ir.Action) string {
+	if a.Span.File == "" && strings.HasPrefix(a.Name, "the statements") {
+		return a.Name
+	}
+	return "action " + a.Name
 }

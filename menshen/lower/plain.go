@@ -15,7 +15,7 @@ func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[strin
 		switch s := s.(type) {
 		case *ir.CallStmt:
 			if s.Call.Callee.Extern != "mark_to_drop" {
-				return errorAt(s.Span(), "action %s: Menshen cannot run this call", a.Name)
+				return errorAt(s.Span(), "%s: Menshen cannot run this call", what(a))
 			}
 			if !l.deferPort {
 				st.discard = true
@@ -25,7 +25,7 @@ func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[strin
 			}
 		case *ir.CallAction:
 			if len(s.Call.Args) > 0 {
-				return errorAt(s.Span(), "action %s: calls of actions with arguments are not supported on Menshen", a.Name)
+				return errorAt(s.Span(), "%s: calls of actions with arguments are not supported on Menshen", what(a))
 			}
 			if err := l.plain(a, s.Call.Action.Body, st, wrote); err != nil {
 				return err
@@ -35,7 +35,7 @@ func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[strin
 				return err
 			}
 		default:
-			return errorAt(s.Span(), "action %s: Menshen runs assignments and mark_to_drop in plain actions; synthesize anything else with @atomic", a.Name)
+			return errorAt(s.Span(), "%s: Menshen runs assignments and mark_to_drop in plain actions; synthesize anything else with @atomic", what(a))
 		}
 	}
 	return nil
@@ -44,10 +44,10 @@ func (l *lowering) plain(a *ir.Action, body []ir.Stmt, st *step, wrote map[strin
 // assign lowers one assignment.
 func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string]bool) error {
 	lhs := ir.Format(s.LHS)
-	unsupported := errorAt(s.Span(), "action %s: Menshen cannot compute %s = %s in one sub-action", a.Name, lhs, ir.Format(s.RHS))
+	unsupported := errorAt(s.Span(), "%s: Menshen cannot compute %s = %s in one sub-action", what(a), lhs, ir.Format(s.RHS))
 	for _, r := range reads(s.RHS) {
 		if wrote[r] {
-			return errorAt(s.Span(), "action %s reads %s after writing it; Menshen's sub-actions all read the stage's input", a.Name, r)
+			return errorAt(s.Span(), "%s reads %s after writing it; Menshen's sub-actions all read the stage's input", what(a), r)
 		}
 	}
 	defer func() { wrote[lhs] = true }()
@@ -132,7 +132,7 @@ func (l *lowering) assignWide(a *ir.Action, s *ir.Assign, dst *place, st *step) 
 		rshift := 8 * (n - c.from - 4)
 		im, ok := l.immediate(a, s.RHS, 0)
 		if !ok {
-			return errorAt(s.Span(), "action %s: Menshen sets %s (%d bits, %d containers) only to a constant or action data", a.Name, dst.field, dst.width, len(dst.chunks))
+			return errorAt(s.Span(), "%s: Menshen sets %s (%d bits, %d containers) only to a constant or action data", what(a), dst.field, dst.width, len(dst.chunks))
 		}
 		im.rshift = rshift
 		if err := put(st, c.container, sub{SubAction: menshen.SubAction{Opcode: 0x0E, A: c.container}, data: im}, s.LHS); err != nil {

@@ -336,6 +336,9 @@ func (l *lowering) matcher(n *transform.Node, keys []*ir.Key, guard []constraint
 		guardValue[s], guardCare[s] = v, care[s]
 	}
 	for i, k := range keys {
+		if _, ok := k.Expr.(*ir.IsValid); ok {
+			return nil, errorAt(k.Expr.Span(), "table %s, key %s: Menshen's tables match fields, not a header's validity (test it in an if around the table)", nodeName(n), k.Name)
+		}
 		p, err := l.cs.place(k.Expr)
 		if err != nil {
 			return nil, err
