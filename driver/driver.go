@@ -47,6 +47,9 @@ type Request struct {
 	// AllocMode asks for an optimal or any feasible placement.
 	Solver    string
 	AllocMode alloc.Mode
+	// Limits, where not 0, replace the target's: stages, ALUs per stage,
+	// tables per stage, entries per table.
+	Stages, ALUsPerStage, TablesPerStage, EntriesPerTable int
 }
 
 // Progress receives a line per step of long work.
@@ -159,12 +162,42 @@ func begin(ctx context.Context, req Request, progress Progress) (*Result, *start
 	if err != nil {
 		return res, nil, fmt.Errorf("%w: %w", ErrRequest, err)
 	}
+	if tg, err = withLimits(tg, req); err != nil {
+		return res, nil, fmt.Errorf("%w: %w", ErrRequest, err)
+	}
 	res.Report.ALU = stateful.Name
 	prog, err := frontendPhase(ctx, req, res, progress)
 	if err == nil {
 		err = transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress)
 	}
 	return res, &started{target: tg, stateful: stateful, stateless: stateless, progress: progress}, err
+}
+
+// withLimits returns the target with the request's limits in place of
+// its own.
+func withLimits(tg *target.Target, req Request) (*target.Target, error) {
+	t := *tg
+	for _, o := range []struct {
+		name string
+		v    int
+		dst  *int
+	}{
+		{"stages", req.Stages, &t.Limits.Stages},
+		{"ALUs per stage", req.ALUsPerStage, &t.Limits.ALUsPerStage},
+		{"tables per stage", req.TablesPerStage, &t.Limits.TablesPerStage},
+		{"entries per table", req.EntriesPerTable, &t.Limits.EntriesPerTable},
+	} {
+		switch {
+		case o.v < 0:
+			return nil, fmt.Errorf("%s: %d is not a count", o.name, o.v)
+		case o.v > 0:
+			*o.dst = o.v
+		}
+	}
+	if req.ALUsPerStage > 0 && t.Limits.StatefulALUsPerStage > req.ALUsPerStage {
+		t.Limits.StatefulALUsPerStage = req.ALUsPerStage
+	}
+	return &t, nil
 }
 
 // frontendPhase loads the program; it is nil (with ErrProgram) when the

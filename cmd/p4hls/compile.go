@@ -37,13 +37,18 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
 	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `z3` (the default) or cbc")
 	allocMode := fs.String("alloc", "optimal", "allocation: `optimal` (fewest stages) or feasible (the first placement found)")
+	fs.StringVar(allocMode, "mode", "optimal", "the same as --alloc: `optimal` or feasible")
+	fs.IntVar(&req.Stages, "stages", 0, "the target has `N` stages (default: the target's)")
+	fs.IntVar(&req.ALUsPerStage, "alus-per-stage", 0, "each stage has `N` ALUs (default: the target's)")
+	fs.IntVar(&req.TablesPerStage, "tables-per-stage", 0, "each stage holds `N` tables (default: the target's)")
+	fs.IntVar(&req.EntriesPerTable, "entries-per-table", 0, "a stage's table holds `N` entries (default: the target's)")
 	var emit listFlag
 	fs.Var(&emit, "emit", "also write `WHAT` to OUTDIR: transformed (the program after phase 1, as transformed.p4)")
 	out := fs.String("o", "out", "write the report to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver z3|cbc] [--alloc optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver z3|cbc] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)
@@ -58,7 +63,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case "feasible":
 		req.AllocMode = alloc.Feasible
 	default:
-		fmt.Fprintf(stderr, "p4hls: --alloc %s: want optimal or feasible\n", *allocMode)
+		fmt.Fprintf(stderr, "p4hls: --mode %s: want optimal or feasible\n", *allocMode)
 		return exitUsage
 	}
 	for _, what := range emit {
@@ -101,6 +106,13 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitUserErr
 		}
 	}
+	if req.Target == "banzai" {
+		if err := writeBanzai(*out, res); err != nil {
+			fmt.Fprintf(stderr, "p4hls: %v\n", err)
+			return exitUserErr
+		}
+		fmt.Fprintf(stdout, "banzai: the ALU pipeline in %s and %s\n", filepath.Join(*out, "pipeline.json"), filepath.Join(*out, "pipeline.dot"))
+	}
 	if res.Menshen != nil {
 		if err := writeMenshen(*out, req, res); err != nil {
 			fmt.Fprintf(stderr, "p4hls: %v\n", err)
@@ -138,8 +150,9 @@ func compileFailure(err error, timeout time.Duration, stderr io.Writer) (int, bo
 		fmt.Fprintf(stderr, "p4hls: interrupted: %v\n", err)
 		return exitUserErr, true
 	}
+	// Anything else is a failure of p4hls itself.
 	fmt.Fprintf(stderr, "p4hls: %v\n", err)
-	return exitUserErr, true
+	return exitInternal, true
 }
 
 // progressPrinter shows progress on stderr: one line updated in place on
@@ -177,6 +190,20 @@ func printActions(w io.Writer, r driver.Report) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", a.Name, a.StatefulALUs, a.StatelessALUs, a.Depth, a.Queries, a.CacheHits, a.Seconds)
 	}
 	tw.Flush()
+}
+
+// writeBanzai writes the resource graphs and their placement as JSON and
+// as a Graphviz drawing.
+func writeBanzai(dir string, res *driver.Result) error {
+	p := driver.Pipeline(res)
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pipeline.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "pipeline.dot"), []byte(p.Dot()), 0o644)
 }
 
 func writeReport(dir string, r driver.Report) error {

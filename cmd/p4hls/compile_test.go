@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +45,7 @@ func TestCompile(t *testing.T) {
 			t.Errorf("phases has no %q", p)
 		}
 	}
+	checkBanzaiPipeline(t, out)
 	code, stdout, stderr = runCLI("compile", "--target", "menshen", "--verify", "2000", "-o", t.TempDir(), filepath.Join(corpus, "ok/sampling.p4"))
 	if code != exitOK || !strings.Contains(stdout, "2 stages") {
 		t.Errorf("menshen: exit %d\n%s%s", code, stdout, stderr)
@@ -194,6 +196,66 @@ func TestBenchSweep(t *testing.T) {
 	for _, want := range []string{"switch-scale program: 24 tables", "entries per table", "stages", "tables per stage", "accepted"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout has no %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// checkBanzaiPipeline: sampling's action on Banzai is the count's
+// stateful ALU in stage 0 (its register cell count[0]) feeding a
+// stateless ALU in stage 1 that writes hdr.app.sample; the drawing has a
+// cluster per stage and the edge between them.
+func checkBanzaiPipeline(t *testing.T, out string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "pipeline.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Stages  int
+		Actions []struct {
+			Name string
+			ALUs []struct {
+				Grammar, Kind string
+				State         []string
+			}
+			Edges  []struct{ From, To, Input int }
+			Writes []struct {
+				Field string
+				Value struct {
+					Kind  string
+					Index *int
+				}
+			}
+			Placements []struct {
+				Table  string
+				Stages []int
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Stages != 2 || len(p.Actions) != 1 {
+		t.Fatalf("pipeline.json: %d stages, %d actions", p.Stages, len(p.Actions))
+	}
+	a := p.Actions[0]
+	switch {
+	case len(a.ALUs) != 2 || a.ALUs[0].Kind != "stateful" || a.ALUs[0].Grammar != "if_else_raw" || len(a.ALUs[0].State) != 1 || a.ALUs[0].State[0] != "count[0]" || a.ALUs[1].Kind != "stateless":
+		t.Errorf("ALUs: %+v", a.ALUs)
+	case len(a.Edges) != 1 || a.Edges[0].From != 0 || a.Edges[0].To != 1:
+		t.Errorf("edges: %+v", a.Edges)
+	case len(a.Writes) != 1 || a.Writes[0].Field != "hdr.app.sample" || a.Writes[0].Value.Kind != "alu" || *a.Writes[0].Value.Index != 1:
+		t.Errorf("writes: %+v", a.Writes)
+	case len(a.Placements) != 1 || a.Placements[0].Table != "sampler" || fmt.Sprint(a.Placements[0].Stages) != "[0 1]":
+		t.Errorf("placements: %+v", a.Placements)
+	}
+	dot, err := os.ReadFile(filepath.Join(out, "pipeline.dot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"subgraph cluster_stage0", "subgraph cluster_stage1", "a0_alu0 -> a0_alu1", `a0_alu1 -> "hdr.app.sample"`} {
+		if !strings.Contains(string(dot), want) {
+			t.Errorf("pipeline.dot has no %q:\n%s", want, dot)
 		}
 	}
 }
