@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBinaryOverCorpus builds the p4hls binary and compiles every program
+// of the corpus with it for Banzai's pred_raw atom, as a CI job would:
+// the exit status is 0, or 2 for the programs whose stateful update
+// pred_raw cannot hold (CaT's Table 4 gives them richer atoms), and a
+// successful compile leaves a report with the documented fields and the
+// ALU pipeline. Then one Menshen and one Tofino compile.
+func TestBinaryOverCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and compiles the corpus")
+	}
+	bin := filepath.Join(t.TempDir(), "p4hls")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// Programs pred_raw cannot hold, and why (CaT Table 4's atoms).
+	doesNotFit := map[string]string{
+		"blue_decrease.p4":     "no configuration of ALU pred_raw",  // sub
+		"sampling.p4":          "no configuration of ALU pred_raw",  // if_else_raw
+		"dns_ttl_change.p4":    "no configuration of ALU pred_raw",  // nested_ifs
+		"stfq.p4":              "no configuration of ALU pred_raw",  // nested_ifs
+		"conga.p4":             "read each other",                   // pair
+		"snap_heavy_hitter.p4": "read each other",                   // pair
+		"siphash.p4":           "no configuration of ALU stateless", // Banzai has no xor
+	}
+	files, err := filepath.Glob(filepath.Join(corpus, "ok", "*.p4"))
+	if err != nil || len(files) < 40 {
+		t.Fatalf("%d corpus programs (%v)", len(files), err)
+	}
+	for _, file := range files {
+		name := filepath.Base(file)
+		out := t.TempDir()
+		code, stderr := runBinary(t, bin, "compile", "--target", "banzai", "--alu", "pred_raw", "-o", out, file)
+		if why, ok := doesNotFit[name]; ok {
+			if code != exitDoesNotFit || !strings.Contains(stderr, name+":") || !strings.Contains(stderr, why) {
+				t.Errorf("%s: exit %d, want 2 with %q\n%s", name, code, why, stderr)
+			}
+			continue
+		}
+		if code != exitOK {
+			t.Errorf("%s: exit %d\n%s", name, code, stderr)
+			continue
+		}
+		stages := checkReport(t, name, out, "banzai")
+		var p struct{ Stages int }
+		if data, err := os.ReadFile(filepath.Join(out, "pipeline.json")); err != nil || json.Unmarshal(data, &p) != nil || p.Stages != stages {
+			t.Errorf("%s: pipeline.json: %v, %d stages, report %d", name, err, p.Stages, stages)
+		}
+		if _, err := os.Stat(filepath.Join(out, "pipeline.dot")); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	out := t.TempDir()
+	if code, stderr := runBinary(t, bin, "compile", "--target", "menshen", "-o", out, filepath.Join(corpus, "ok", "sampling.p4")); code != exitOK {
+		t.Errorf("menshen: exit %d\n%s", code, stderr)
+	}
+	checkReport(t, "sampling.p4 (menshen)", out, "menshen")
+	for _, f := range []string{"menshen.conf", "menshen-config.pcap", "menshen.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("menshen: %v", err)
+		}
+	}
+	out = t.TempDir()
+	if code, stderr := runBinary(t, bin, "compile", "--target", "tofino", "-o", out, filepath.Join(corpus, "ok", "marple_new_flow.p4")); code != exitOK {
+		t.Errorf("tofino: exit %d\n%s", code, stderr)
+	}
+	checkReport(t, "marple_new_flow.p4 (tofino)", out, "tofino")
+	if code, _ := runBinary(t, bin, "compile", "--target", "banzai", "--alu", "pred_raw", "-o", t.TempDir(), filepath.Join(corpus, "bad", "undeclared_name.p4")); code != exitUserErr {
+		t.Errorf("a wrong program: exit %d, want 1", code)
+	}
+}
+
+// runBinary runs the built binary and returns its exit status and stderr.
+func runBinary(t *testing.T, bin string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), stderr.String()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, stderr.String()
+}
+
+// checkReport checks report.json's documented top level and returns its
+// stage count.
+func checkReport(t *testing.T, name, dir, target string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return 0
+	}
+	var r struct {
+		Target        *string
+		Stages        *int
+		PerStage      []map[string]int `json:"per_stage"`
+		Phases        map[string]float64
+		SolverQueries *int `json:"solver_queries"`
+		CacheHits     *int `json:"cache_hits"`
+		Diagnostics   []string
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Errorf("%s: report.json: %v", name, err)
+		return 0
+	}
+	switch {
+	case r.Target == nil || *r.Target != target:
+		t.Errorf("%s: target %v, want %s", name, r.Target, target)
+	case r.Stages == nil || *r.Stages < 1 || len(r.PerStage) != *r.Stages:
+		t.Errorf("%s: stages %v, %d per_stage entries", name, r.Stages, len(r.PerStage))
+	case r.SolverQueries == nil || r.CacheHits == nil || *r.SolverQueries < 0 || *r.CacheHits < 0:
+		t.Errorf("%s: solver_queries %v, cache_hits %v", name, r.SolverQueries, r.CacheHits)
+	case r.Diagnostics == nil:
+		t.Errorf("%s: no diagnostics list", name)
+	default:
+		for _, s := range r.PerStage {
+			for _, k := range []string{"tables", "alus", "gateways", "containers"} {
+				if _, ok := s[k]; !ok {
+					t.Errorf("%s: per_stage has no %q", name, k)
+				}
+			}
+		}
+		for _, k := range []string{"frontend", "transform", "synth", "alloc", "backend"} {
+			if v, ok := r.Phases[k]; !ok || v < 0 {
+				t.Errorf("%s: phases[%q] = %v, %v", name, k, v, ok)
+			}
+		}
+		return *r.Stages
+	}
+	return 0
+}
