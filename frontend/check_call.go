@@ -424,12 +424,15 @@ func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindi
 		if gt == nil {
 			gt = c.typeIn(c.scope.root(), gp.Type)
 		}
+		// The mistake is where the block is passed (its own declaration
+		// may be right for another place): report there, once.
 		if wp.Dir != gp.Dir {
-			c.errorf(gp, diag.BadArchitecture, "parameter %d of %s is %s, but %s needs %s", i+1, name, dirName(gp.Dir), want.Name, dirName(wp.Dir))
-			continue
+			c.errorf(at, diag.BadArchitecture, "%s does not fit %s (parameter %s): its parameter %d is %s, but %s needs %s", name, want.Name, param, i+1, dirName(gp.Dir), want.Name, dirName(wp.Dir))
+			return
 		}
 		if !unify(wt, gt, bindings) {
-			c.errorf(gp, diag.BadArchitecture, "parameter %d of %s has type %s, but %s needs %s", i+1, name, gt, want.Name, substitute(wt, bindings))
+			c.errorf(at, diag.BadArchitecture, "%s does not fit %s (parameter %s): its parameter %d has type %s, but %s needs %s", name, want.Name, param, i+1, gt, want.Name, substitute(wt, bindings))
+			return
 		}
 	}
 }

@@ -13,10 +13,13 @@ import (
 
 const corpus = "../testdata/p4"
 
-// TestCorpusOK loads every program of testdata/p4/ok: each must parse and
-// check without errors, and a v1model program must lower too.
+// TestCorpusOK loads every program of testdata/p4/ok and testdata/p4/tna
+// (programs for the bundled tna.p4): each must parse and check without
+// errors, and a v1model program must lower too.
 func TestCorpusOK(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "ok", "*.p4"))
+	tna, _ := filepath.Glob(filepath.Join(corpus, "tna", "*.p4"))
+	files = append(files, tna...)
 	if len(files) == 0 {
 		t.Fatal("no programs in the ok corpus")
 	}

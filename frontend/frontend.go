@@ -18,7 +18,8 @@ import (
 //go:embed include/*.p4
 var bundled embed.FS
 
-// Bundled returns the include files shipped with p4hls (core.p4, v1model.p4).
+// Bundled returns the include files shipped with p4hls (core.p4, v1model.p4,
+// tna.p4).
 func Bundled() fs.FS {
 	sub, err := fs.Sub(bundled, "include")
 	if err != nil {

@@ -1,0 +1,242 @@
+/* tna.p4: the Tofino Native Architecture, written for p4hls from the public
+ * description of its API: the Switch and Pipeline packages, the ingress and
+ * egress parser, control and deparser signatures, the intrinsic metadata,
+ * and the externs a compiled program uses (Register and RegisterAction,
+ * Hash, Random, Counter, Checksum). It declares the interface only; p4hls's
+ * Tofino backend emits programs against it, and `p4hls check` checks them.
+ * Fields of intrinsic metadata the hardware has but p4hls never reads are
+ * kept as padding, so the headers have the hardware's sizes. */
+#ifndef _TNA_P4_
+#define _TNA_P4_
+
+#include <core.p4>
+
+match_kind {
+    range,
+    selector,
+    atcam_partition_index
+}
+
+typedef bit<9>  PortId_t;
+typedef bit<16> MulticastGroupId_t;
+typedef bit<5>  QueueId_t;
+typedef bit<10> MirrorId_t;
+typedef bit<16> ReplicationId_t;
+
+// The port metadata a Tofino parser skips after the ingress intrinsic
+// metadata, in bits.
+const bit<32> PORT_METADATA_SIZE = 64;
+
+/* ------------------------------------------------------------ ingress */
+
+// Prepended to every packet by the hardware; the ingress parser extracts it
+// first.
+header ingress_intrinsic_metadata_t {
+    bit<1>   resubmit_flag;
+    bit<1>   _pad1;
+    bit<2>   packet_version;
+    bit<3>   _pad2;
+    PortId_t ingress_port;
+    bit<48>  ingress_mac_tstamp;
+}
+
+// What the ingress control tells the traffic manager.
+struct ingress_intrinsic_metadata_for_tm_t {
+    PortId_t           ucast_egress_port;
+    bit<1>             bypass_egress;
+    bit<1>             deflect_on_drop;
+    bit<3>             ingress_cos;
+    QueueId_t          qid;
+    bit<3>             icos_for_copy;
+    bit<1>             copy_to_cpu;
+    bit<2>             packet_color;
+    bit<1>             disable_ucast_cutthru;
+    bit<1>             enable_mcast_cutthru;
+    MulticastGroupId_t mcast_grp_a;
+    MulticastGroupId_t mcast_grp_b;
+    bit<13>            level1_mcast_hash;
+    bit<13>            level2_mcast_hash;
+    bit<16>            level1_exclusion_id;
+    bit<9>             level2_exclusion_id;
+    ReplicationId_t    rid;
+}
+
+// What the ingress parser found.
+struct ingress_intrinsic_metadata_from_parser_t {
+    bit<48> global_tstamp;
+    bit<32> global_ver;
+    bit<16> parser_err;
+}
+
+// What the ingress control tells the ingress deparser: drop_ctl bit 0
+// drops the packet.
+struct ingress_intrinsic_metadata_for_deparser_t {
+    bit<3> drop_ctl;
+    bit<3> digest_type;
+    bit<3> resubmit_type;
+    bit<3> mirror_type;
+}
+
+/* ------------------------------------------------------------- egress */
+
+header egress_intrinsic_metadata_t {
+    bit<7>    _pad0;
+    PortId_t  egress_port;
+    bit<5>    _pad1;
+    bit<19>   enq_qdepth;
+    bit<6>    _pad2;
+    bit<2>    enq_congest_stat;
+    bit<14>   _pad3;
+    bit<18>   enq_tstamp;
+    bit<5>    _pad4;
+    bit<19>   deq_qdepth;
+    bit<6>    _pad5;
+    bit<2>    deq_congest_stat;
+    bit<8>    app_pool_congest_stat;
+    bit<14>   _pad6;
+    bit<18>   deq_timedelta;
+    bit<16>   egress_rid;
+    bit<7>    _pad7;
+    bit<1>    egress_rid_first;
+    bit<3>    _pad8;
+    QueueId_t egress_qid;
+    bit<5>    _pad9;
+    bit<3>    egress_cos;
+    bit<7>    _pad10;
+    bit<1>    deflection_flag;
+    bit<16>   pkt_length;
+}
+
+struct egress_intrinsic_metadata_from_parser_t {
+    bit<48> global_tstamp;
+    bit<32> global_ver;
+    bit<16> parser_err;
+}
+
+struct egress_intrinsic_metadata_for_deparser_t {
+    bit<3> drop_ctl;
+    bit<3> mirror_type;
+    bit<1> coalesce_flush;
+    bit<7> coalesce_length;
+}
+
+struct egress_intrinsic_metadata_for_output_port_t {
+    bit<1> capture_tstamp_on_tx;
+    bit<1> update_delay_on_tx;
+}
+
+/* ------------------------------------------------------------ externs */
+
+enum HashAlgorithm_t {
+    IDENTITY,
+    RANDOM,
+    CRC8,
+    CRC16,
+    CRC32,
+    CRC64,
+    CUSTOM
+}
+
+// A hash unit: get hashes a list of fields to W bits.
+extern Hash<W> {
+    Hash(HashAlgorithm_t algo);
+    W get<D>(in D data);
+}
+
+// A random number generator.
+extern Random<W> {
+    Random();
+    W get();
+}
+
+// A register array of size cells of type T, indexed by I. The data plane
+// reads and updates it through a RegisterAction, in one stateful ALU.
+extern Register<T, I> {
+    Register(bit<32> size);
+    Register(bit<32> size, T initial_value);
+    T read(in I index);
+    void write(in I index, in T value);
+}
+
+// What one stateful ALU does to a register cell: execute runs apply on
+// the cell at index (value is the cell, updated in place) and returns rv.
+extern RegisterAction<T, I, U> {
+    RegisterAction(Register<T, I> reg);
+    U execute(in I index);
+    abstract void apply(inout T value, out U rv);
+}
+
+enum CounterType_t {
+    PACKETS,
+    BYTES,
+    PACKETS_AND_BYTES
+}
+
+extern Counter<W, I> {
+    Counter(bit<32> size, CounterType_t type);
+    void count(in I index);
+}
+
+// The ones'-complement checksum of the deparser (and the parser).
+extern Checksum {
+    Checksum();
+    void add<T>(in T data);
+    void subtract<T>(in T data);
+    bool verify();
+    bit<16> get();
+    bit<16> update<T>(in T data);
+}
+
+/* ------------------------------------------------- the pipeline blocks */
+
+parser IngressParserT<H, M>(
+    packet_in pkt,
+    out H hdr,
+    out M ig_md,
+    out ingress_intrinsic_metadata_t ig_intr_md);
+
+control IngressT<H, M>(
+    inout H hdr,
+    inout M ig_md,
+    in ingress_intrinsic_metadata_t ig_intr_md,
+    in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
+    inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+    inout ingress_intrinsic_metadata_for_tm_t ig_tm_md);
+
+control IngressDeparserT<H, M>(
+    packet_out pkt,
+    inout H hdr,
+    in M metadata,
+    in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md);
+
+parser EgressParserT<H, M>(
+    packet_in pkt,
+    out H hdr,
+    out M eg_md,
+    out egress_intrinsic_metadata_t eg_intr_md);
+
+control EgressT<H, M>(
+    inout H hdr,
+    inout M eg_md,
+    in egress_intrinsic_metadata_t eg_intr_md,
+    in egress_intrinsic_metadata_from_parser_t eg_prsr_md,
+    inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md,
+    inout egress_intrinsic_metadata_for_output_port_t eg_oport_md);
+
+control EgressDeparserT<H, M>(
+    packet_out pkt,
+    inout H hdr,
+    in M metadata,
+    in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md);
+
+package Pipeline<IH, IM, EH, EM>(
+    IngressParserT<IH, IM> ingress_parser,
+    IngressT<IH, IM> ingress,
+    IngressDeparserT<IH, IM> ingress_deparser,
+    EgressParserT<EH, EM> egress_parser,
+    EgressT<EH, EM> egress,
+    EgressDeparserT<EH, EM> egress_deparser);
+
+package Switch<IH0, IM0, EH0, EM0>(Pipeline<IH0, IM0, EH0, EM0> pipe0);
+
+#endif
