@@ -35,13 +35,19 @@ type Checked struct {
 	Globals *Scope
 }
 
-// Arch returns "v1model" when the main instance is a V1Switch, else "".
+// Arch returns "v1model" when the main instance is a V1Switch, "tna"
+// when it is a Switch (Tofino's), else "".
 func (c *Checked) Arch() string {
 	if c.Main == nil {
 		return ""
 	}
-	if t, ok := c.TypeOf[c.Main.Type].(*ObjectType); ok && t.Name == "V1Switch" {
-		return "v1model"
+	if t, ok := c.TypeOf[c.Main.Type].(*ObjectType); ok {
+		switch t.Name {
+		case "V1Switch":
+			return "v1model"
+		case "Switch":
+			return "tna"
+		}
 	}
 	return ""
 }

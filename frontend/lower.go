@@ -130,8 +130,8 @@ func (l *lowerer) topDecl(decl Decl) {
 	case *ActionDecl:
 		l.prog.Actions = append(l.prog.Actions, l.action(d))
 	case *Instance:
-		if d == l.c.Main {
-			return
+		if t, ok := l.c.TypeOf[d.Type].(*ObjectType); d == l.c.Main || ok && t.Kind == ObjPackage {
+			return // packages are the pipeline's shape (pipeline, below)
 		}
 		if inst := l.instance(d); inst != nil {
 			l.prog.Instances = append(l.prog.Instances, inst)
@@ -169,14 +169,19 @@ func (l *lowerer) instance(d *Instance) *ir.Instance {
 		l.unsupported(d, "instantiating a %s inside another block (only extern objects)", l.c.TypeOf[d.Type])
 		return nil
 	}
-	if len(d.Init) > 0 {
-		l.unsupported(d, "abstract method bodies in an extern instance")
-	}
 	inst := &ir.Instance{Name: d.Name.Name, Type: l.typ(t).(*ir.Extern), Span: d.Span()}
 	for _, a := range d.Args {
 		if a.Value != nil {
 			inst.Args = append(inst.Args, l.expr(a.Value))
 		}
+	}
+	for _, m := range d.Init {
+		fd, ok := m.(*FuncDecl)
+		if !ok {
+			l.unsupported(d, "an instance declared inside an extern instance's initializer")
+			continue
+		}
+		inst.Methods = append(inst.Methods, l.function(fd))
 	}
 	l.instances[d] = inst
 	return inst
@@ -475,6 +480,16 @@ func (l *lowerer) pipeline(main *Instance) {
 	}
 	for i, a := range main.Args {
 		if a.Value == nil || i >= len(pkg.Params) {
+			continue
+		}
+		// A package passed by name (TNA's Switch(pipe)) contributes its
+		// own blocks.
+		if n, ok := a.Value.(*NameExpr); ok {
+			if sym := l.c.Uses[n]; sym != nil {
+				if inner, ok := sym.Decl.(*Instance); ok {
+					l.pipeline(inner)
+				}
+			}
 			continue
 		}
 		call, ok := a.Value.(*CallExpr)

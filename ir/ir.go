@@ -115,7 +115,20 @@ type Instance struct {
 	Type *Extern
 	// Args are the constructor arguments, all compile-time constants.
 	Args []Expr
-	Span diag.Span
+	// Methods implement the extern's abstract methods (a RegisterAction's
+	// apply), from the instance's initializer.
+	Methods []*Function
+	Span    diag.Span
+}
+
+// Method returns the instance's implementation of an abstract method.
+func (inst *Instance) Method(name string) *Function {
+	for _, f := range inst.Methods {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // Parser is a parser with its states. State "start" is first; "accept" and

@@ -107,7 +107,17 @@ func params(vs []*Var) string {
 }
 
 func (p *printer) instance(inst *Instance) {
-	p.line("%s(%s) %s;", inst.Type, exprList(inst.Args), inst.Name)
+	if len(inst.Methods) == 0 {
+		p.line("%s(%s) %s;", inst.Type, exprList(inst.Args), inst.Name)
+		return
+	}
+	p.line("%s(%s) %s = {", inst.Type, exprList(inst.Args), inst.Name)
+	p.indent++
+	for _, f := range inst.Methods {
+		p.function(f)
+	}
+	p.indent--
+	p.line("};")
 }
 
 func (p *printer) action(a *Action) {
