@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strings"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -167,7 +168,7 @@ func onesCount(m *big.Int) int {
 // instance finds an extern instance by name.
 func (sw *Switch) instanceNamed(name, kind string) (*ir.Instance, error) {
 	inst, ok := sw.instances[name]
-	if !ok || inst.Type.Name != kind {
+	if !ok || !strings.EqualFold(inst.Type.Name, kind) { // v1model's register, TNA's Register
 		return nil, fmt.Errorf("no %s called %q", kind, name)
 	}
 	return inst, nil

@@ -98,6 +98,9 @@ func (s *scope) callMethod(c *ir.Call) evalFn {
 		s.fail("cannot run %s: its receiver is not an extern instance", name)
 		return func(*frame) Value { return Value{} }
 	}
+	if fn := s.tnaMethod(c, name, inst); fn != nil {
+		return fn
+	}
 	switch name {
 	case "register.read":
 		if len(c.Args) == 1 { // T read(in I index)

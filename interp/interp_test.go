@@ -19,6 +19,9 @@ const corpus = "../testdata/p4"
 func load(t testing.TB, name string) (*ir.Program, *Switch) {
 	t.Helper()
 	file := filepath.Join(corpus, "ok", name)
+	if strings.Contains(name, "/") {
+		file = filepath.Join(corpus, name)
+	}
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -44,15 +47,21 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// TestSTF runs every testdata/p4/ok/*.stf against its program. The
-// expectations in those files are worked out by hand from each algorithm.
+// TestSTF runs every testdata/p4/ok/*.stf (and testdata/p4/tna/*.stf, for
+// TNA programs) against its program. The expectations in those files are
+// worked out by hand from each algorithm.
 func TestSTF(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "ok", "*.stf"))
+	tna, _ := filepath.Glob(filepath.Join(corpus, "tna", "*.stf"))
+	files = append(files, tna...)
 	if len(files) == 0 {
 		t.Fatal("no .stf tests")
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".stf")
+		if filepath.Base(filepath.Dir(file)) == "tna" {
+			name = "tna/" + name
+		}
 		t.Run(name, func(t *testing.T) {
 			_, sw := load(t, name+".p4")
 			src, err := os.ReadFile(file)

@@ -133,6 +133,8 @@ type Switch struct {
 	faultErr  error
 
 	compileErrs []error
+	// tna is a TNA program's pipeline (nil for v1model).
+	tna *tnaPipe
 }
 
 // Counter is a packet and byte count.
@@ -164,8 +166,8 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 	sw.errPacketTooShort = sw.errorIndex("PacketTooShort")
 	sw.errStackOutOfBounds = sw.errorIndex("StackOutOfBounds")
 	sw.errParserTimeout = sw.errorIndex("ParserTimeout")
-	if prog.Arch != "v1model" || len(prog.Pipeline) != 6 || prog.Pipeline[0].Parser == nil {
-		return nil, fmt.Errorf("interp: the program is not a v1model program (a V1Switch main instance): %w", ErrUnsupported)
+	if prog.Arch != "v1model" && prog.Arch != "tna" || len(prog.Pipeline) != 6 || prog.Pipeline[0].Parser == nil {
+		return nil, fmt.Errorf("interp: the program is neither a v1model program (a V1Switch main instance) nor a TNA one: %w", ErrUnsupported)
 	}
 	for _, inst := range prog.Instances {
 		sw.addInstance(inst)
@@ -184,6 +186,18 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 		for _, inst := range p.Instances {
 			sw.addInstance(inst)
 		}
+	}
+	if prog.Arch == "tna" {
+		t, err := newTNA(sw, prog)
+		if err != nil {
+			return nil, err
+		}
+		sw.tna = t
+		if err := errors.Join(sw.compileErrs...); err != nil {
+			return nil, fmt.Errorf("interp: %w: %w", ErrUnsupported, err)
+		}
+		sw.installDefaults()
+		return sw, nil
 	}
 	p := prog.Pipeline[0].Parser
 	if len(p.Params) != 4 {
@@ -218,7 +232,7 @@ func (sw *Switch) addInstance(inst *ir.Instance) {
 		}
 	}
 	switch inst.Type.Name {
-	case "register":
+	case "register", "Register":
 		vals := make([]Value, size)
 		for i := range vals {
 			vals[i] = zero(inst.Type.Args[0])
@@ -431,6 +445,9 @@ func (fr *frame) pending() flow {
 // error reports a run-time fault of the program (a failed assert, a runaway
 // loop), never a packet the parser rejects.
 func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
+	if sw.tna != nil {
+		return sw.processTNA(port, data)
+	}
 	sw.faultErr = nil
 	sw.truncate = 0
 	pkt := &packet{data: data}

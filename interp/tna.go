@@ -1,0 +1,243 @@
+package interp
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// TNA: the interpreter runs a Tofino Native Architecture program (the
+// bundled tna.p4) as p4hls models it. The ingress parser sees the
+// packet behind the ingress intrinsic metadata (the ingress port) and 8
+// bytes of port metadata; the ingress deparser's output, with the
+// unparsed payload, goes to the egress parser behind the egress intrinsic
+// metadata (the egress port and the length); bit 0 of either deparser's
+// drop_ctl drops the packet; the output port is the ingress control's
+// ucast_egress_port (0 when it is never set: the model does not drop a
+// packet that has no destination, as the hardware would). Hash units
+// compute as v1model's hash of the same name (CRC16 as crc16, ...).
+
+// tnaPipe is a TNA program's six blocks, compiled.
+type tnaPipe struct {
+	igParser, egParser               *compiledParser
+	ig, igDeparser, eg, egDeparser   *compiledControl
+	igHdr, igMeta, egHdr, egMeta     ir.Type
+	igIntr, igPrsr, igDprsr, igTM    *ir.Struct
+	egIntr, egPrsr, egDprsr, egOport *ir.Struct
+}
+
+// portMetadataBytes is what the ingress parser skips after the ingress
+// intrinsic metadata (tna.p4's PORT_METADATA_SIZE, 64 bits).
+const portMetadataBytes = 8
+
+func newTNA(sw *Switch, prog *ir.Program) (*tnaPipe, error) {
+	b := prog.Pipeline
+	if len(b) != 6 || b[0].Parser == nil || b[1].Control == nil || b[2].Control == nil || b[3].Parser == nil || b[4].Control == nil || b[5].Control == nil {
+		return nil, fmt.Errorf("interp: a TNA pipeline is a parser, a control, a deparser, for ingress and for egress: %w", ErrUnsupported)
+	}
+	for _, blk := range []*ir.PipeBlock{b[1], b[4]} {
+		if len(blk.Control.Params) != 6 {
+			return nil, fmt.Errorf("interp: control %s has %d parameters, TNA needs 6: %w", blk.Control.Name, len(blk.Control.Params), ErrUnsupported)
+		}
+	}
+	for _, blk := range []*ir.PipeBlock{b[0], b[3]} {
+		if len(blk.Parser.Params) != 4 {
+			return nil, fmt.Errorf("interp: parser %s has %d parameters, TNA's has 4: %w", blk.Parser.Name, len(blk.Parser.Params), ErrUnsupported)
+		}
+	}
+	st := func(v *ir.Var) *ir.Struct { s, _ := v.Type.(*ir.Struct); return s }
+	ig, eg := b[1].Control.Params, b[4].Control.Params
+	t := &tnaPipe{
+		igParser: sw.compileParser(b[0].Parser), ig: sw.compileControl(b[1].Control), igDeparser: sw.compileControl(b[2].Control),
+		egParser: sw.compileParser(b[3].Parser), eg: sw.compileControl(b[4].Control), egDeparser: sw.compileControl(b[5].Control),
+		igHdr: b[0].Parser.Params[1].Type, igMeta: b[0].Parser.Params[2].Type,
+		egHdr: b[3].Parser.Params[1].Type, egMeta: b[3].Parser.Params[2].Type,
+		igIntr: st(ig[2]), igPrsr: st(ig[3]), igDprsr: st(ig[4]), igTM: st(ig[5]),
+		egIntr: st(eg[2]), egPrsr: st(eg[3]), egDprsr: st(eg[4]), egOport: st(eg[5]),
+	}
+	for _, s := range []*ir.Struct{t.igIntr, t.igPrsr, t.igDprsr, t.igTM, t.egIntr, t.egPrsr, t.egDprsr, t.egOport} {
+		if s == nil {
+			return nil, fmt.Errorf("interp: a TNA control's intrinsic metadata parameters must be the tna.p4 structs: %w", ErrUnsupported)
+		}
+	}
+	return t, nil
+}
+
+// withFields returns a value of struct type t with the named fields set.
+func withFields(t *ir.Struct, fields map[string]uint64) Value {
+	v := zero(t)
+	v.Agg.Valid = true
+	for name, x := range fields {
+		if _, i := t.Field(name); i >= 0 {
+			v.Agg.Fields[i] = fromBig(new(big.Int).SetUint64(x), bitsOf(t.Fields[i].Type))
+		}
+	}
+	return v
+}
+
+func field(v Value, t *ir.Struct, name string) uint64 {
+	if _, i := t.Field(name); i >= 0 {
+		return bigOf(v.Agg.Fields[i]).Uint64()
+	}
+	return 0
+}
+
+// processTNA runs one packet through a TNA program.
+func (sw *Switch) processTNA(port uint64, data []byte) (*Output, error) {
+	t := sw.tna
+	sw.faultErr = nil
+	sw.frames = map[*compiledControl]*frame{}
+	intr := serialize(t.igIntr, withFields(t.igIntr, map[string]uint64{"ingress_port": port}))
+	in := append(append(intr, make([]byte, portMetadataBytes)...), data...)
+
+	// Ingress.
+	hdr, meta := zero(t.igHdr), zero(t.igMeta)
+	igIntr := zero(t.igIntr)
+	pkt := &packet{data: in}
+	perr := sw.runBlockParser(t.igParser, pkt, hdr, meta, igIntr)
+	payload := in[min(len(in), (pkt.pos+7)/8):]
+	prsr := withFields(t.igPrsr, map[string]uint64{"parser_err": uint64(perr)})
+	dprsr, tm := zero(t.igDprsr), zero(t.igTM)
+	sw.runControl(t.ig, pkt, hdr, meta, igIntr, prsr, dprsr, tm)
+	pkt.out, pkt.outBits = nil, 0
+	sw.emitted = sw.emitted[:0]
+	sw.runControl(t.igDeparser, pkt, Value{}, hdr, meta, dprsr)
+	if field(dprsr, t.igDprsr, "drop_ctl")&1 == 1 {
+		return &Output{Dropped: true}, sw.faultErr
+	}
+	outPort := field(tm, t.igTM, "ucast_egress_port")
+	deparsed := append(append([]byte(nil), pkt.out...), payload...)
+
+	// Egress.
+	eintr := serialize(t.egIntr, withFields(t.egIntr, map[string]uint64{"egress_port": outPort, "pkt_length": uint64(len(deparsed))}))
+	in = append(eintr, deparsed...)
+	hdr, meta = zero(t.egHdr), zero(t.egMeta)
+	egIntr := zero(t.egIntr)
+	pkt = &packet{data: in}
+	perr = sw.runBlockParser(t.egParser, pkt, hdr, meta, egIntr)
+	payload = in[min(len(in), (pkt.pos+7)/8):]
+	eprsr := withFields(t.egPrsr, map[string]uint64{"parser_err": uint64(perr)})
+	edprsr, oport := zero(t.egDprsr), zero(t.egOport)
+	sw.runControl(t.eg, pkt, hdr, meta, egIntr, eprsr, edprsr, oport)
+	pkt.out, pkt.outBits = nil, 0
+	sw.emitted = sw.emitted[:0]
+	sw.runControl(t.egDeparser, pkt, Value{}, hdr, meta, edprsr)
+	if field(edprsr, t.egDprsr, "drop_ctl")&1 == 1 {
+		return &Output{Dropped: true}, sw.faultErr
+	}
+	out := append(pkt.out, payload...)
+	return &Output{Port: outPort, Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
+}
+
+// runBlockParser runs a TNA parser (pkt, hdr, meta, intrinsic metadata)
+// and returns the parser error (0 when none).
+func (sw *Switch) runBlockParser(cp *compiledParser, pkt *packet, hdr, meta, intr Value) int {
+	fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cp.sc.nslots)}
+	fr.slots[cp.params[1]] = hdr
+	fr.slots[cp.params[2]] = meta
+	fr.slots[cp.params[3]] = intr
+	state := cp.start
+	for steps := 0; state >= 0; steps++ {
+		if steps == maxParserSteps {
+			fr.parserError(sw.errParserTimeout)
+			break
+		}
+		st := &cp.states[state]
+		st.body(fr)
+		if fr.rejected {
+			break
+		}
+		state = st.next(fr)
+		if fr.rejected {
+			break
+		}
+	}
+	if fr.rejected {
+		return fr.perr
+	}
+	return 0
+}
+
+// runControl runs a control with its parameters bound to args.
+func (sw *Switch) runControl(cc *compiledControl, pkt *packet, args ...Value) {
+	fr := sw.frame(cc, pkt)
+	for j, slot := range cc.params {
+		if j < len(args) {
+			fr.slots[slot] = args[j]
+		}
+	}
+	cc.body(fr)
+}
+
+// tnaMethod compiles a method of a TNA extern instance, or returns nil.
+func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
+	switch name {
+	case "Register.read":
+		idx := s.arg(c, 0)
+		return func(fr *frame) Value { return fr.sw.registerRead(inst, idx(fr).U) }
+	case "Register.write":
+		idx, val := s.arg(c, 0), s.arg(c, 1)
+		return func(fr *frame) Value {
+			fr.sw.registerWrite(inst, idx(fr).U, val(fr))
+			return Value{}
+		}
+	case "RegisterAction.execute":
+		return s.registerAction(c, inst)
+	case "Hash.get":
+		algo := tnaHashNames[enumMemberName(firstArg(inst))]
+		if _, ok := hashByName(algo, nil, func() uint64 { return 0 }); !ok {
+			s.fail("Hash %s: algorithm %s is not supported by the interpreter", inst.Name, enumMemberName(firstArg(inst)))
+		}
+		data, dataType, rt := s.arg(c, 0), s.argType(c, 0), bitsOf(c.T)
+		return func(fr *frame) Value {
+			h, _ := hashByName(algo, serialize(dataType, data(fr)), fr.sw.rng.Uint64)
+			return fromBig(new(big.Int).SetUint64(h), rt)
+		}
+	case "Random.get":
+		rt := bitsOf(c.T)
+		return func(fr *frame) Value {
+			return fromBig(new(big.Int).SetUint64(fr.sw.rng.Uint64()), rt)
+		}
+	}
+	return nil
+}
+
+// tnaHashNames maps tna.p4's HashAlgorithm_t to the interpreter's hashes.
+var tnaHashNames = map[string]string{"IDENTITY": "identity", "RANDOM": "random", "CRC16": "crc16", "CRC32": "crc32"}
+
+func firstArg(inst *ir.Instance) ir.Expr {
+	if len(inst.Args) == 0 {
+		return nil
+	}
+	return inst.Args[0]
+}
+
+// registerAction compiles RegisterAction.execute(index): the action's
+// apply runs on the register cell (value, written back) and returns rv.
+func (s *scope) registerAction(c *ir.Call, inst *ir.Instance) evalFn {
+	apply := inst.Method("apply")
+	ref, _ := firstArg(inst).(*ir.InstanceRef)
+	if apply == nil || ref == nil || len(apply.Params) < 1 {
+		s.fail("RegisterAction %s has no apply method or no register", inst.Name)
+		return func(*frame) Value { return Value{} }
+	}
+	reg := ref.Inst
+	fn := s.sw.function(apply)
+	idx := s.arg(c, 0)
+	rvType := c.T
+	return func(fr *frame) Value {
+		i := idx(fr).U
+		callee := &frame{sw: fr.sw, pkt: fr.pkt, slots: make([]Value, fn.nslots)}
+		callee.slots[fn.params[0]] = fr.sw.registerRead(reg, i)
+		if len(fn.params) > 1 {
+			callee.slots[fn.params[1]] = zero(rvType)
+		}
+		fn.body(callee)
+		fr.sw.registerWrite(reg, i, callee.slots[fn.params[0]])
+		if len(fn.params) > 1 {
+			return callee.slots[fn.params[1]]
+		}
+		return zero(rvType)
+	}
+}
