@@ -510,11 +510,19 @@ func (sw *Switch) frame(cc *compiledControl, pkt *packet) *frame {
 }
 
 func (sw *Switch) runParser(pkt *packet, hdr, meta, std Value) {
-	cp := sw.parser
+	if perr := sw.runParserBlock(sw.parser, pkt, hdr, meta, std); perr != 0 {
+		sw.setStd("parser_error", uint64(perr))
+	}
+}
+
+// runParserBlock runs a parser whose parameters after the packet are
+// bound to hdr, meta and md (standard or intrinsic metadata); it returns
+// the parser error (0 when none).
+func (sw *Switch) runParserBlock(cp *compiledParser, pkt *packet, hdr, meta, md Value) int {
 	fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cp.sc.nslots)}
 	fr.slots[cp.params[1]] = hdr
 	fr.slots[cp.params[2]] = meta
-	fr.slots[cp.params[3]] = std
+	fr.slots[cp.params[3]] = md
 	state := cp.start
 	for steps := 0; state >= 0; steps++ {
 		if steps == maxParserSteps {
@@ -532,8 +540,9 @@ func (sw *Switch) runParser(pkt *packet, hdr, meta, std Value) {
 		}
 	}
 	if fr.rejected {
-		sw.setStd("parser_error", uint64(fr.perr))
+		return fr.perr
 	}
+	return 0
 }
 
 func (sw *Switch) setStd(field string, v uint64) {

@@ -83,80 +83,55 @@ func field(v Value, t *ir.Struct, name string) uint64 {
 	return 0
 }
 
+// tnaHalf is ingress or egress: a parser, a control and a deparser, and
+// the types of the control's parameters.
+type tnaHalf struct {
+	parser                  *compiledParser
+	control, deparser       *compiledControl
+	hdr, meta               ir.Type
+	intr, prsr, dprsr, last *ir.Struct
+}
+
+func (t *tnaPipe) halves() (ingress, egress tnaHalf) {
+	return tnaHalf{t.igParser, t.ig, t.igDeparser, t.igHdr, t.igMeta, t.igIntr, t.igPrsr, t.igDprsr, t.igTM},
+		tnaHalf{t.egParser, t.eg, t.egDeparser, t.egHdr, t.egMeta, t.egIntr, t.egPrsr, t.egDprsr, t.egOport}
+}
+
+// run runs a half on the bytes its parser sees; it returns the deparsed
+// bytes with the payload, the deparser's metadata and the control's last
+// parameter (ingress: the traffic manager's).
+func (h tnaHalf) run(sw *Switch, in []byte) (out []byte, dprsr, last Value) {
+	hdr, meta, intr := zero(h.hdr), zero(h.meta), zero(h.intr)
+	pkt := &packet{data: in}
+	perr := sw.runParserBlock(h.parser, pkt, hdr, meta, intr)
+	payload := in[min(len(in), (pkt.pos+7)/8):]
+	prsr := withFields(h.prsr, map[string]uint64{"parser_err": uint64(perr)})
+	dprsr, last = zero(h.dprsr), zero(h.last)
+	sw.runControl(h.control, pkt, hdr, meta, intr, prsr, dprsr, last)
+	pkt.out, pkt.outBits = nil, 0
+	sw.emitted = sw.emitted[:0]
+	sw.runControl(h.deparser, pkt, Value{}, hdr, meta, dprsr)
+	return append(pkt.out, payload...), dprsr, last
+}
+
 // processTNA runs one packet through a TNA program.
 func (sw *Switch) processTNA(port uint64, data []byte) (*Output, error) {
 	t := sw.tna
 	sw.faultErr = nil
 	sw.frames = map[*compiledControl]*frame{}
+	ingress, egress := t.halves()
 	intr := serialize(t.igIntr, withFields(t.igIntr, map[string]uint64{"ingress_port": port}))
-	in := append(append(intr, make([]byte, portMetadataBytes)...), data...)
-
-	// Ingress.
-	hdr, meta := zero(t.igHdr), zero(t.igMeta)
-	igIntr := zero(t.igIntr)
-	pkt := &packet{data: in}
-	perr := sw.runBlockParser(t.igParser, pkt, hdr, meta, igIntr)
-	payload := in[min(len(in), (pkt.pos+7)/8):]
-	prsr := withFields(t.igPrsr, map[string]uint64{"parser_err": uint64(perr)})
-	dprsr, tm := zero(t.igDprsr), zero(t.igTM)
-	sw.runControl(t.ig, pkt, hdr, meta, igIntr, prsr, dprsr, tm)
-	pkt.out, pkt.outBits = nil, 0
-	sw.emitted = sw.emitted[:0]
-	sw.runControl(t.igDeparser, pkt, Value{}, hdr, meta, dprsr)
+	deparsed, dprsr, tm := ingress.run(sw, append(append(intr, make([]byte, portMetadataBytes)...), data...))
 	if field(dprsr, t.igDprsr, "drop_ctl")&1 == 1 {
 		return &Output{Dropped: true}, sw.faultErr
 	}
 	outPort := field(tm, t.igTM, "ucast_egress_port")
-	deparsed := append(append([]byte(nil), pkt.out...), payload...)
-
-	// Egress.
 	eintr := serialize(t.egIntr, withFields(t.egIntr, map[string]uint64{"egress_port": outPort, "pkt_length": uint64(len(deparsed))}))
-	in = append(eintr, deparsed...)
-	hdr, meta = zero(t.egHdr), zero(t.egMeta)
-	egIntr := zero(t.egIntr)
-	pkt = &packet{data: in}
-	perr = sw.runBlockParser(t.egParser, pkt, hdr, meta, egIntr)
-	payload = in[min(len(in), (pkt.pos+7)/8):]
-	eprsr := withFields(t.egPrsr, map[string]uint64{"parser_err": uint64(perr)})
-	edprsr, oport := zero(t.egDprsr), zero(t.egOport)
-	sw.runControl(t.eg, pkt, hdr, meta, egIntr, eprsr, edprsr, oport)
-	pkt.out, pkt.outBits = nil, 0
-	sw.emitted = sw.emitted[:0]
-	sw.runControl(t.egDeparser, pkt, Value{}, hdr, meta, edprsr)
+	out, edprsr, _ := egress.run(sw, append(eintr, deparsed...))
 	if field(edprsr, t.egDprsr, "drop_ctl")&1 == 1 {
 		return &Output{Dropped: true}, sw.faultErr
 	}
-	out := append(pkt.out, payload...)
 	return &Output{Port: outPort, Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
-}
-
-// runBlockParser runs a TNA parser (pkt, hdr, meta, intrinsic metadata)
-// and returns the parser error (0 when none).
-func (sw *Switch) runBlockParser(cp *compiledParser, pkt *packet, hdr, meta, intr Value) int {
-	fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cp.sc.nslots)}
-	fr.slots[cp.params[1]] = hdr
-	fr.slots[cp.params[2]] = meta
-	fr.slots[cp.params[3]] = intr
-	state := cp.start
-	for steps := 0; state >= 0; steps++ {
-		if steps == maxParserSteps {
-			fr.parserError(sw.errParserTimeout)
-			break
-		}
-		st := &cp.states[state]
-		st.body(fr)
-		if fr.rejected {
-			break
-		}
-		state = st.next(fr)
-		if fr.rejected {
-			break
-		}
-	}
-	if fr.rejected {
-		return fr.perr
-	}
-	return 0
 }
 
 // runControl runs a control with its parameters bound to args.
@@ -173,15 +148,6 @@ func (sw *Switch) runControl(cc *compiledControl, pkt *packet, args ...Value) {
 // tnaMethod compiles a method of a TNA extern instance, or returns nil.
 func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 	switch name {
-	case "Register.read":
-		idx := s.arg(c, 0)
-		return func(fr *frame) Value { return fr.sw.registerRead(inst, idx(fr).U) }
-	case "Register.write":
-		idx, val := s.arg(c, 0), s.arg(c, 1)
-		return func(fr *frame) Value {
-			fr.sw.registerWrite(inst, idx(fr).U, val(fr))
-			return Value{}
-		}
 	case "RegisterAction.execute":
 		return s.registerAction(c, inst)
 	case "Hash.get":

@@ -154,8 +154,6 @@ extern Random<W> {
 extern Register<T, I> {
     Register(bit<32> size);
     Register(bit<32> size, T initial_value);
-    T read(in I index);
-    void write(in I index, in T value);
 }
 
 // What one stateful ALU does to a register cell: execute runs apply on
