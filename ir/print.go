@@ -251,7 +251,7 @@ func (p *printer) table(t *Table) {
 		p.line("const entries = {")
 		p.indent++
 		for _, e := range t.Entries {
-			p.line("priority=%d %s: %s(%s);", e.Priority, keysets(e.Keys), e.Action.Action.Name, exprList(e.Action.Args))
+			p.line("priority=%d: %s: %s(%s);", e.Priority, keysets(e.Keys), e.Action.Action.Name, exprList(e.Action.Args))
 		}
 		p.indent--
 		p.line("}")

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"math/big"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,22 @@ func TestFormat(t *testing.T) {
 	}
 	if WidthBits(h) != 8 || WidthBits(&Stack{Elem: h, Size: 3}) != 24 || WidthBits(Bool{}) != 1 {
 		t.Error("WidthBits of a header, a stack or a bool is wrong")
+	}
+}
+
+// TestPrintEntries: a const entry with a priority prints in P4-16's
+// syntax, `priority=N: keys: action(args);`.
+func TestPrintEntries(t *testing.T) {
+	b8 := &Bits{Width: 8}
+	set := &Action{Name: "set", Params: []*Var{{Name: "v", Type: b8}}}
+	k := &VarRef{Var: &Var{Name: "k", Type: b8}}
+	tb := &Table{Name: "t", Keys: []*Key{{Expr: k, Match: MatchRange, Name: "k"}}, Actions: []*ActionRef{{Action: set}},
+		Default: &ActionCall{Action: set, Args: []Expr{&Const{T: b8, Value: big.NewInt(0)}}},
+		Entries: []*Entry{{Keys: []*Keyset{{Kind: KeysetRange, Value: big.NewInt(1), Hi: big.NewInt(9)}},
+			Action: &ActionCall{Action: set, Args: []Expr{&Const{T: b8, Value: big.NewInt(3)}}}, Priority: 2}}}
+	c := &Control{Name: "c", Actions: []*Action{set}, Tables: []*Table{tb}}
+	out := (&Program{Controls: []*Control{c}}).String()
+	if want := "priority=2: 1 .. 9: set(8w3);"; !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
 	}
 }
