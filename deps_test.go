@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"target":                    {"synth/grammar"},
 	"tofino":                    {"synth/grammar", "target"},
 	"menshen":                   {"synth/grammar", "target"},
+	"tofino/tna":                {"alloc", "diag", "ir", "synth", "synth/grammar", "transform"},
 	"menshen/lower":             {"alloc", "diag", "interp", "ir", "menshen", "synth", "synth/grammar", "transform"},
 	"backends/banzai":           {"synth/grammar", "target"},
 	"transform":                 {"diag", "ir", "solver/z3"},
@@ -32,7 +33,7 @@ var allowed = map[string][]string{
 	"alloc":                     {"solver/milp", "solver/z3", "target"},
 	"pipeline":                  {"interp", "ir", "synth"},
 	"internal/corpus":           {"diag", "frontend", "ir"},
-	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "menshen", "menshen/lower", "pipeline", "synth", "synth/grammar", "target", "tofino", "transform"},
+	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "menshen", "menshen/lower", "pipeline", "tofino/tna", "synth", "synth/grammar", "target", "tofino", "transform"},
 	"cmd/p4hls":                 {"alloc", "diag", "ir", "frontend", "interp", "driver", "menshen", "menshen/lower", "synth", "transform"},
 }
 

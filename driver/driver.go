@@ -66,6 +66,9 @@ type Result struct {
 	Allocation *alloc.Problem
 	Placement  *alloc.Solution
 	Graphs     []*synth.Graph
+	// TNA is the Tofino backend's output, a TNA P4 program (target
+	// tofino only).
+	TNA string
 	// Menshen is the Menshen backend's output (target menshen only).
 	Menshen     *MenshenOutput
 	Report      Report
@@ -116,6 +119,9 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 		if err := verify(res.Program, res.Graphs, pl, req.VerifyPackets); err != nil {
 			return res, err
 		}
+	}
+	if req.Target == "tofino" {
+		return res, tofinoBackend(res, req.File, progress)
 	}
 	if req.Target != "menshen" {
 		return res, nil

@@ -397,6 +397,8 @@ func (sw *Switch) valueSetHas(vs *ir.ValueSet, v Value) bool {
 type compiledControl struct {
 	c      *ir.Control
 	params []int
+	// locals are the slots of the control's locals, zeroed per packet.
+	locals []int
 	nslots int
 	body   execFn
 }
@@ -408,7 +410,7 @@ func (sw *Switch) compileControl(c *ir.Control) *compiledControl {
 		cc.params = append(cc.params, sc.slot(p))
 	}
 	for _, v := range c.Locals {
-		sc.slot(v)
+		cc.locals = append(cc.locals, sc.slot(v))
 	}
 	cc.body = sc.block(c.Body)
 	cc.nslots = sc.nslots
@@ -506,6 +508,9 @@ func (sw *Switch) frame(cc *compiledControl, pkt *packet) *frame {
 		clear(fr.slots)
 	}
 	fr.pkt, fr.exiting, fr.rejected, fr.perr, fr.ret = pkt, false, false, 0, Value{}
+	for i, slot := range cc.locals {
+		fr.slots[slot] = zero(cc.c.Locals[i].Type)
+	}
 	return fr
 }
 

@@ -181,6 +181,8 @@ func firstArg(inst *ir.Instance) ir.Expr {
 
 // registerAction compiles RegisterAction.execute(index): the action's
 // apply runs on the register cell (value, written back) and returns rv.
+// apply is compiled in the scope of the call, so that, as on Tofino, it
+// reads the control's fields and locals.
 func (s *scope) registerAction(c *ir.Call, inst *ir.Instance) evalFn {
 	apply := inst.Method("apply")
 	ref, _ := firstArg(inst).(*ir.InstanceRef)
@@ -189,20 +191,23 @@ func (s *scope) registerAction(c *ir.Call, inst *ir.Instance) evalFn {
 		return func(*frame) Value { return Value{} }
 	}
 	reg := ref.Inst
-	fn := s.sw.function(apply)
+	value, rv := s.slot(apply.Params[0]), -1
+	if len(apply.Params) > 1 {
+		rv = s.slot(apply.Params[1])
+	}
+	body := s.block(apply.Body)
 	idx := s.arg(c, 0)
 	rvType := c.T
 	return func(fr *frame) Value {
 		i := idx(fr).U
-		callee := &frame{sw: fr.sw, pkt: fr.pkt, slots: make([]Value, fn.nslots)}
-		callee.slots[fn.params[0]] = fr.sw.registerRead(reg, i)
-		if len(fn.params) > 1 {
-			callee.slots[fn.params[1]] = zero(rvType)
+		fr.slots[value] = fr.sw.registerRead(reg, i)
+		if rv >= 0 {
+			fr.slots[rv] = zero(rvType)
 		}
-		fn.body(callee)
-		fr.sw.registerWrite(reg, i, callee.slots[fn.params[0]])
-		if len(fn.params) > 1 {
-			return callee.slots[fn.params[1]]
+		body(fr)
+		fr.sw.registerWrite(reg, i, fr.slots[value])
+		if rv >= 0 {
+			return fr.slots[rv]
 		}
 		return zero(rvType)
 	}

@@ -461,3 +461,37 @@ func Format(e Expr) string {
 	}
 	return fmt.Sprintf("<%T>", e)
 }
+
+// Printer writes pieces of a program in Print's text form, for an emitter
+// that builds a program of its own around them.
+type Printer struct{ p printer }
+
+// NewPrinter returns a printer to w.
+func NewPrinter(w io.Writer) *Printer { return &Printer{printer{w: w}} }
+
+// Line writes one line at the current indentation.
+func (x *Printer) Line(format string, args ...any) { x.p.line(format, args...) }
+
+// Indent changes the indentation by d levels.
+func (x *Printer) Indent(d int) { x.p.indent += d }
+
+// Type writes a type declaration.
+func (x *Printer) Type(t Type) { x.p.typeDecl(t) }
+
+// Parser writes a parser.
+func (x *Printer) Parser(p *Parser) { x.p.parser(p) }
+
+// Control writes a control.
+func (x *Printer) Control(c *Control) { x.p.control(c) }
+
+// Action writes an action.
+func (x *Printer) Action(a *Action) { x.p.action(a) }
+
+// Table writes a table.
+func (x *Printer) Table(t *Table) { x.p.table(t) }
+
+// Instance writes an extern instance.
+func (x *Printer) Instance(inst *Instance) { x.p.instance(inst) }
+
+// Stmts writes statements, one level deeper than the current indentation.
+func (x *Printer) Stmts(ss []Stmt) { x.p.block(ss) }

@@ -113,6 +113,13 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		fmt.Fprintf(stdout, "banzai: the ALU pipeline in %s and %s\n", filepath.Join(*out, "pipeline.json"), filepath.Join(*out, "pipeline.dot"))
 	}
+	if res.TNA != "" {
+		if err := os.WriteFile(filepath.Join(*out, "tofino.p4"), []byte(res.TNA), 0o644); err != nil {
+			fmt.Fprintf(stderr, "p4hls: %v\n", err)
+			return exitUserErr
+		}
+		fmt.Fprintf(stdout, "tofino: the TNA program in %s\n", filepath.Join(*out, "tofino.p4"))
+	}
 	if res.Menshen != nil {
 		if err := writeMenshen(*out, req, res); err != nil {
 			fmt.Fprintf(stderr, "p4hls: %v\n", err)

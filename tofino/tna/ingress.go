@@ -1,0 +1,556 @@
+package tna
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+	"strings"
+
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/synth"
+	"github.com/p4hls/p4hls/synth/grammar"
+	"github.com/p4hls/p4hls/transform"
+)
+
+// ingressBlock writes the ingress control.
+func (e *emitter) ingressBlock() error {
+	c := e.ingress
+	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
+	for _, inst := range append(append([]*ir.Instance(nil), e.prog.Instances...), c.Instances...) {
+		if err := e.register(inst); err != nil {
+			return err
+		}
+	}
+	var tables []*ir.Table
+	for _, n := range e.in.Ingress.Nodes {
+		if n.Kind != transform.TableNode {
+			continue
+		}
+		t, err := e.table(n)
+		if err != nil {
+			return err
+		}
+		tables = append(tables, t)
+	}
+	var plain []*ir.Action
+	for _, a := range c.Actions {
+		if _, ok := e.in.Graphs[a.Name]; ok {
+			if !e.synthesizedApplied[a.Name] {
+				return errorAt(a.Span, "action %s holds @atomic code and no table applies it; the Tofino backend places @atomic actions through their table", a.Name)
+			}
+			continue
+		}
+		b, err := e.stmts(a.Body, a.Name)
+		if err != nil {
+			return err
+		}
+		pa := *a
+		pa.Body = b
+		plain = append(plain, &pa)
+	}
+	body, err := e.stmts(c.Body, "")
+	if err != nil {
+		return err
+	}
+
+	e.pr.Line("control %s(inout %s %s, inout %s %s, in ingress_intrinsic_metadata_t ig_intr_md,", c.Name, hdr.Type, hdr.Name, meta.Type, meta.Name)
+	e.pr.Line("        in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,")
+	e.pr.Line("        inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {")
+	e.pr.Indent(1)
+	e.pr.Line("%s %s; // v1model's, for the program's own code", std.Type, std.Name)
+	for _, v := range c.Locals {
+		e.pr.Line("%s %s;", v.Type, v.Name)
+	}
+	for _, l := range e.locals {
+		e.pr.Line("%s", l)
+	}
+	for _, d := range e.decls {
+		e.out.WriteString(d)
+	}
+	for _, a := range plain {
+		e.pr.Action(a)
+	}
+	for _, a := range e.actions {
+		e.out.WriteString(a)
+	}
+	for _, t := range tables {
+		if s, ok := e.stageOf[t]; ok {
+			e.pr.Line("@stage(%d)", s)
+		}
+		e.pr.Table(t)
+		for _, x := range e.extraTables[e.origOf[t]] {
+			e.out.WriteString(x)
+		}
+	}
+	e.pr.Line("apply {")
+	e.pr.Indent(1)
+	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
+	for _, l := range e.resets() {
+		e.pr.Line("%s", l)
+	}
+	e.pr.Indent(-1)
+	e.pr.Stmts(body)
+	e.pr.Indent(1)
+	e.pr.Line("// v1model's egress_spec is the port; 511 drops the packet.")
+	e.pr.Line("ig_tm_md.ucast_egress_port = %s.egress_spec;", std.Name)
+	e.pr.Line("if (%s.egress_spec == 9w511) {", std.Name)
+	e.pr.Line("    ig_dprsr_md.drop_ctl = 3w1;")
+	e.pr.Line("}")
+	e.pr.Indent(-1)
+	e.pr.Line("}")
+	e.pr.Indent(-1)
+	e.pr.Line("}")
+	e.out.WriteString("\n")
+	return nil
+}
+
+// resets zeroes the flags that tell later stages an action ran.
+func (e *emitter) resets() []string {
+	var out []string
+	for _, l := range e.locals {
+		if strings.HasPrefix(l, "bit<1> ") && strings.HasSuffix(l, "_run;") {
+			out = append(out, strings.TrimSuffix(strings.TrimPrefix(l, "bit<1> "), ";")+" = 1w0;")
+		}
+	}
+	return out
+}
+
+// register turns a v1model register into a TNA Register.
+func (e *emitter) register(inst *ir.Instance) error {
+	if inst.Type.Name != "register" || len(inst.Type.Args) != 2 {
+		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes registers only", inst.Type.Name, inst.Name)
+	}
+	size := "32w1"
+	if len(inst.Args) > 0 {
+		size = ir.Format(inst.Args[0])
+	}
+	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], inst.Type.Args[1], size, inst.Name))
+	e.registerOf[inst.Name] = inst.Type.Args[0].String()
+	return nil
+}
+
+// table returns a table to print: synthesized actions are replaced by
+// their first stage's action (which keeps the name, so entries install as
+// before), and the later stages get keyless tables of their own.
+func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
+	t := *n.Table
+	ts := e.stages[n.Table]
+	if ts != nil && len(ts.match) > 0 {
+		e.stageOf[&t] = ts.match[0]
+	}
+	e.origOf[&t] = n.Table
+	variants := map[*ir.Action]*ir.Action{}
+	for k, a := range n.Actions() {
+		g, ok := e.in.Graphs[a.Name]
+		if !ok {
+			continue
+		}
+		if e.synthesizedApplied[a.Name] {
+			return nil, errorAt(n.Span, "action %s is applied by two tables; the Tofino backend places an @atomic action through one", a.Name)
+		}
+		e.synthesizedApplied[a.Name] = true
+		v, err := e.synthesized(n.Table, a, g, ts.match, ts.alus[k])
+		if err != nil {
+			return nil, err
+		}
+		variants[a] = v
+	}
+	swap := func(a *ir.Action) *ir.Action {
+		if v, ok := variants[a]; ok {
+			return v
+		}
+		return a
+	}
+	t.Actions = nil
+	for _, r := range n.Table.Actions {
+		rc := *r
+		rc.Action = swap(r.Action)
+		t.Actions = append(t.Actions, &rc)
+	}
+	if n.Table.Default != nil {
+		d := *n.Table.Default
+		d.Action = swap(d.Action)
+		t.Default = &d
+	}
+	t.Entries = nil
+	for _, en := range n.Table.Entries {
+		ec := *en
+		call := *en.Action
+		call.Action = swap(call.Action)
+		ec.Action = &call
+		t.Entries = append(t.Entries, &ec)
+	}
+	return &t, nil
+}
+
+// synthesized writes a synthesized action as one action per stage of its
+// placement, and returns the first (named as the action, with its
+// parameters).
+func (e *emitter) synthesized(t *ir.Table, a *ir.Action, g *synth.Graph, match, aluStages []int) (*ir.Action, error) {
+	if len(aluStages) != len(g.ALUs) || len(match) == 0 {
+		return nil, errorAt(a.Span, "action %s: %d ALUs placed, %d synthesized", a.Name, len(aluStages), len(g.ALUs))
+	}
+	first := match[0]
+	stages := sortedStages([]int{first}, aluStages)
+	for _, s := range stages {
+		if s < first {
+			return nil, errorAt(a.Span, "action %s: an ALU in stage %d, before its table's match in stage %d", a.Name, s, first)
+		}
+	}
+	ac := &actionCode{e: e, g: g, a: a, prefix: "p4hls_" + a.Name + "_", first: first}
+	if err := ac.declare(); err != nil {
+		return nil, err
+	}
+	last := stages[len(stages)-1]
+	for _, s := range stages {
+		body, err := ac.stage(s, aluStages, s == last, len(stages) > 1)
+		if err != nil {
+			return nil, err
+		}
+		name, params := a.Name, paramList(a)
+		if s != first {
+			name, params = fmt.Sprintf("%s__s%d", a.Name, s), ""
+			tn := fmt.Sprintf("%s__%s", t.Name, name)
+			e.extraTables[t] = append(e.extraTables[t], fmt.Sprintf(
+				"    @stage(%d)\n    table %s {\n        actions = { %s; }\n        const default_action = %s();\n    }\n", s, tn, name, name))
+			ac.followers = append(ac.followers, tn)
+		}
+		e.actions = append(e.actions, fmt.Sprintf("    action %s(%s) {\n%s    }\n", name, params, body))
+	}
+	if len(ac.followers) > 0 {
+		e.followers[t] = append(e.followers[t], follower{run: ac.prefix + "run", tables: ac.followers})
+	}
+	return &ir.Action{Name: a.Name, Params: a.Params, Span: a.Span}, nil
+}
+
+func paramList(a *ir.Action) string {
+	var ps []string
+	for _, p := range a.Params {
+		ps = append(ps, fmt.Sprintf("%s %s", p.Type, p.Name))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// actionCode writes one synthesized action.
+type actionCode struct {
+	e         *emitter
+	g         *synth.Graph
+	a         *ir.Action
+	prefix    string
+	first     int
+	followers []string
+	hashWidth []int // per hash unit: its result's width (0: a constant)
+}
+
+// declare adds the action's locals (ALU outputs, packet inputs of
+// stateful ALUs, its data for later stages, its run flag), hash units and
+// register actions to the control.
+func (ac *actionCode) declare() error {
+	e, g, p := ac.e, ac.g, ac.prefix
+	for u := range g.ALUs {
+		e.locals = append(e.locals, fmt.Sprintf("bit<32> %salu%d;", p, u))
+	}
+	for i, d := range ac.a.Data() {
+		e.locals = append(e.locals, fmt.Sprintf("%s %sd%d;", d.Type, p, i))
+	}
+	e.locals = append(e.locals, fmt.Sprintf("bit<1> %srun;", p))
+	for i, h := range g.Hashes {
+		algo, ok := map[string]string{"crc16": "CRC16", "crc32": "CRC32", "identity": "IDENTITY"}[h.Spec.Algo]
+		max := h.Spec.Max
+		w := bits.Len64(max) - 1
+		switch {
+		case !ok:
+			return errorAt(ac.a.Span, "action %s: hash algorithm %s has no Tofino hash unit here", ac.a.Name, h.Spec.Algo)
+		case h.Spec.Base != 0 || max == 0 || max&(max-1) != 0 || w > 32:
+			return errorAt(ac.a.Span, "action %s: a hash with base %d and max %d; a Tofino hash unit computes base 0 and a power-of-2 max up to 2^32", ac.a.Name, h.Spec.Base, max)
+		}
+		ac.hashWidth = append(ac.hashWidth, w)
+		if w == 0 {
+			continue // hash mod 1 is 0
+		}
+		e.locals = append(e.locals, fmt.Sprintf("bit<%d> %shash%d;", w, p, i))
+		e.decls = append(e.decls, fmt.Sprintf("    Hash<bit<%d>>(HashAlgorithm_t.%s) %sh%d;\n", w, algo, p, i))
+	}
+	for u, alu := range g.ALUs {
+		if alu.Grammar.Kind != grammar.Stateful {
+			continue
+		}
+		for j := range alu.Inputs {
+			e.locals = append(e.locals, fmt.Sprintf("bit<32> %sin%d_%d;", p, u, j))
+		}
+		ra, err := ac.registerAction(u, alu)
+		if err != nil {
+			return err
+		}
+		e.decls = append(e.decls, ra)
+	}
+	return nil
+}
+
+// cell returns the one register a stateful ALU updates, and which of its
+// state variables holds it.
+func (ac *actionCode) cell(alu *synth.ALU) (synth.StateCell, int, error) {
+	k := -1
+	for i, c := range alu.State {
+		if c.Register != nil {
+			if k >= 0 {
+				return synth.StateCell{}, 0, errorAt(ac.a.Span, "action %s: a stateful ALU updates two registers as a pair; the Tofino backend does not write pair registers yet", ac.a.Name)
+			}
+			k = i
+		}
+	}
+	if k < 0 {
+		return synth.StateCell{}, 0, errorAt(ac.a.Span, "action %s: a stateful ALU without a register", ac.a.Name)
+	}
+	return alu.State[k], k, nil
+}
+
+// registerAction writes the RegisterAction that is stateful ALU u.
+func (ac *actionCode) registerAction(u int, alu *synth.ALU) (string, error) {
+	cell, k, err := ac.cell(alu)
+	if err != nil {
+		return "", err
+	}
+	reg := cell.Register
+	if w := ac.e.registerOf[reg.Name]; w != "bit<32>" {
+		return "", errorAt(reg.Span, "register %s holds %s; the Tofino backend writes 32-bit registers", reg.Name, w)
+	}
+	g := alu.Grammar
+	pr := &aluPrinter{g: g, config: alu.Config, lets: map[string]string{}}
+	var b strings.Builder
+	for i := range g.States {
+		old := "32w0" // a state variable the action does not use reads 0
+		if i == k {
+			old = "value"
+		}
+		fmt.Fprintf(&b, "            bit<32> p4hls_old%d = %s;\n", i, old)
+		pr.state = append(pr.state, fmt.Sprintf("p4hls_old%d", i))
+		pr.newState = append(pr.newState, fmt.Sprintf("p4hls_new%d", i))
+	}
+	for i := range g.States {
+		fmt.Fprintf(&b, "            bit<32> p4hls_new%d = p4hls_old%d;\n", i, i)
+	}
+	for j := range g.Packets {
+		pr.packet = append(pr.packet, fmt.Sprintf("%sin%d_%d", ac.prefix, u, j))
+	}
+	pr.stmts(&b, g.Body, "            ", pr.newState)
+	fmt.Fprintf(&b, "            value = p4hls_new%d;\n", k)
+	fmt.Fprintf(&b, "            rv = %s;\n", pr.expr(g.Output))
+	return fmt.Sprintf("    RegisterAction<bit<32>, %s, bit<32>>(%s) %sra%d = {\n        void apply(inout bit<32> value, out bit<32> rv) {\n%s        }\n    };\n",
+		reg.Type.Args[1], reg.Name, ac.prefix, u, b.String()), nil
+}
+
+// operand is an ALU input (or a written value) as a 32-bit word in stage
+// s.
+func (ac *actionCode) operand(op synth.Operand, s int) (string, error) {
+	switch op.Kind {
+	case synth.FromALU:
+		return fmt.Sprintf("%salu%d", ac.prefix, op.Index), nil
+	case synth.FromConst:
+		return word(op.Value), nil
+	case synth.FromHash:
+		if ac.hashWidth[op.Index] == 0 {
+			return "32w0", nil
+		}
+		return fmt.Sprintf("((bit<32>) %shash%d)", ac.prefix, op.Index), nil
+	}
+	f, err := ac.field(ac.g.Fields[op.Index], s)
+	if err != nil {
+		return "", err
+	}
+	w := ir.WidthBits(ac.g.Fields[op.Index].Type())
+	if w < 32 {
+		return fmt.Sprintf("((bit<32>) %s)", f), nil
+	}
+	return f, nil
+}
+
+// field names a field the action reads in stage s: its data is a local
+// after the first stage.
+func (ac *actionCode) field(f ir.Expr, s int) (string, error) {
+	if _, ok := f.Type().(*ir.Bits); !ok || ir.WidthBits(f.Type()) > 32 {
+		return "", errorAt(f.Span(), "action %s: %s is not a field of at most 32 bits", ac.a.Name, ir.Format(f))
+	}
+	if v, ok := f.(*ir.VarRef); ok {
+		for i, d := range ac.a.Data() {
+			if d == v.Var {
+				if s == ac.first {
+					return d.Name, nil
+				}
+				return fmt.Sprintf("%sd%d", ac.prefix, i), nil
+			}
+		}
+		return "", errorAt(f.Span(), "action %s: %s is neither a field nor the action's data", ac.a.Name, ir.Format(f))
+	}
+	return ir.Format(f), nil
+}
+
+// stage writes the body of the action's stage s: the first stage sets the
+// run flag, keeps the data for later stages and computes the hashes; each
+// ALU placed in s computes into its local; the fields its outputs go to
+// are written at the end of the stage; copies and constants at the end of
+// the last.
+func (ac *actionCode) stage(s int, aluStages []int, last, multi bool) (string, error) {
+	var b strings.Builder
+	p, g := ac.prefix, ac.g
+	if s == ac.first {
+		if multi {
+			fmt.Fprintf(&b, "        %srun = 1w1;\n", p)
+			for i, d := range ac.a.Data() {
+				fmt.Fprintf(&b, "        %sd%d = %s;\n", p, i, d.Name)
+			}
+		}
+		for i, h := range g.Hashes {
+			if ac.hashWidth[i] == 0 {
+				continue
+			}
+			var data []string
+			for _, d := range h.Data {
+				f, err := ac.field(g.Fields[d.Index], s)
+				if err != nil {
+					return "", err
+				}
+				data = append(data, f)
+			}
+			fmt.Fprintf(&b, "        %shash%d = %sh%d.get({%s});\n", p, i, p, i, strings.Join(data, ", "))
+		}
+	}
+	for u, alu := range g.ALUs {
+		if aluStages[u] != s {
+			continue
+		}
+		var ins []string
+		for _, in := range alu.Inputs {
+			x, err := ac.operand(in, s)
+			if err != nil {
+				return "", err
+			}
+			ins = append(ins, x)
+		}
+		if alu.Grammar.Kind == grammar.Stateful {
+			for j, x := range ins {
+				fmt.Fprintf(&b, "        %sin%d_%d = %s;\n", p, u, j, x)
+			}
+			cell, _, err := ac.cell(alu)
+			if err != nil {
+				return "", err
+			}
+			idx, err := ac.operand(cell.Index, s)
+			if err != nil {
+				return "", err
+			}
+			if cell.IndexBits > 0 {
+				idx = fmt.Sprintf("(%s & %s)", idx, word(1<<uint(cell.IndexBits)-1))
+			}
+			fmt.Fprintf(&b, "        %salu%d = %sra%d.execute((%s) %s);\n", p, u, p, u, cell.Register.Type.Args[1], idx)
+			continue
+		}
+		pr := &aluPrinter{g: alu.Grammar, config: alu.Config, packet: ins, lets: map[string]string{}}
+		var lets strings.Builder
+		pr.stmts(&lets, alu.Grammar.Body, "        ", nil)
+		b.WriteString(lets.String())
+		fmt.Fprintf(&b, "        %salu%d = %s;\n", p, u, pr.expr(alu.Grammar.Output))
+	}
+	for _, w := range g.Writes {
+		fromHere := w.Value.Kind == synth.FromALU && aluStages[w.Value.Index] == s
+		if !fromHere && !(last && w.Value.Kind != synth.FromALU) {
+			continue
+		}
+		v, err := ac.operand(w.Value, s)
+		if err != nil {
+			return "", err
+		}
+		dst := g.Fields[w.Field]
+		if _, ok := dst.(*ir.VarRef); ok {
+			return "", errorAt(dst.Span(), "action %s writes its data %s", ac.a.Name, ir.Format(dst))
+		}
+		fmt.Fprintf(&b, "        %s = (%s) %s;\n", ir.Format(dst), dst.Type(), v)
+	}
+	return b.String(), nil
+}
+
+// follower is the later stages of a multi-stage action: its run flag and
+// the tables, in stage order, that run them.
+type follower struct {
+	run    string
+	tables []string
+}
+
+// stmts copies statements for the TNA program: mark_to_drop becomes
+// egress_spec = 511, and a table whose actions span stages is followed
+// by the tables of their later stages. in names the action the
+// statements belong to ("" for the apply block).
+func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
+	var out []ir.Stmt
+	where := "the apply block"
+	if in != "" {
+		where = "action " + in
+	}
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *ir.CallStmt:
+			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
+				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))
+			}
+			out = append(out, &ir.Assign{LHS: &ir.Member{X: s.Call.Args[0].Value, Name: "egress_spec", T: &ir.Bits{Width: 9}},
+				RHS: &ir.Const{T: &ir.Bits{Width: 9}, Value: big.NewInt(511)}})
+		case *ir.CallAction:
+			if _, ok := e.in.Graphs[s.Call.Action.Name]; ok {
+				return nil, errorAt(s.Span(), "%s calls @atomic action %s directly; the Tofino backend places @atomic actions through a table", where, s.Call.Action.Name)
+			}
+			out = append(out, s)
+		case *ir.ApplyTable:
+			out = append(out, s)
+			for _, f := range e.followers[s.Table] {
+				var then []ir.Stmt
+				for _, t := range f.tables {
+					then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: t}})
+				}
+				cond := &ir.Binary{Op: "==", X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
+					Y: &ir.Const{T: &ir.Bits{Width: 1}, Value: big.NewInt(1)}, T: ir.Bool{}}
+				out = append(out, &ir.If{Cond: cond, Then: then})
+			}
+		case *ir.If:
+			then, err := e.stmts(s.Then, in)
+			if err != nil {
+				return nil, err
+			}
+			els, err := e.stmts(s.Else, in)
+			if err != nil {
+				return nil, err
+			}
+			c := *s
+			c.Then, c.Else = then, els
+			out = append(out, &c)
+		case *ir.Block:
+			body, err := e.stmts(s.Body, in)
+			if err != nil {
+				return nil, err
+			}
+			c := *s
+			c.Body = body
+			out = append(out, &c)
+		case *ir.SwitchAction:
+			if len(e.followers[s.Table]) > 0 {
+				return nil, errorAt(s.Span(), "a switch on table %s's action, whose actions span stages: not written for Tofino yet", s.Table.Name)
+			}
+			c := *s
+			c.Cases = nil
+			for _, k := range s.Cases {
+				body, err := e.stmts(k.Body, in)
+				if err != nil {
+					return nil, err
+				}
+				kc := *k
+				kc.Body = body
+				c.Cases = append(c.Cases, &kc)
+			}
+			out = append(out, &c)
+		case *ir.Exit, *ir.Return:
+			return nil, errorAt(s.Span(), "%s: exit and return would skip the port's setting at the end of the ingress; not written for Tofino yet", where)
+		default:
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
