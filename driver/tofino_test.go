@@ -8,8 +8,8 @@ import (
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
-	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/internal/corpus"
+	"github.com/p4hls/p4hls/interp"
 )
 
 // tofinoPrograms are corpus programs the Tofino backend writes today:
