@@ -13,9 +13,10 @@ import (
 )
 
 // tofinoPrograms are corpus programs the Tofino backend writes today:
-// stateful benchmarks on single registers, and programs of tables,
-// gateways, switches and rewritten if-else chains.
+// stateful benchmarks (on one register or a pair), and programs of
+// tables, gateways, switches and rewritten if-else chains.
 var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "rcp", "spam_detection",
+	"blue_increase", "blue_decrease", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
 	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run"}
 
 // TestTofinoEndToEnd compiles each program for Tofino, loads the TNA

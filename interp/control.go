@@ -176,27 +176,63 @@ func (sw *Switch) instanceNamed(name, kind string) (*ir.Instance, error) {
 
 // RegisterRead returns cell index of a register.
 func (sw *Switch) RegisterRead(name string, index uint64) (*big.Int, error) {
-	inst, err := sw.instanceNamed(name, "register")
+	inst, half, err := sw.registerNamed(name)
 	if err != nil {
 		return nil, err
 	}
 	if index >= uint64(len(sw.registers[inst])) {
 		return nil, fmt.Errorf("register %s has %d cells; index %d is out of range", name, len(sw.registers[inst]), index)
 	}
-	return bigOf(sw.registers[inst][index]), nil
+	v := sw.registers[inst][index]
+	if half >= 0 {
+		v = v.Agg.Fields[half]
+	}
+	return bigOf(v), nil
 }
 
 // RegisterWrite sets cell index of a register.
 func (sw *Switch) RegisterWrite(name string, index uint64, v *big.Int) error {
-	inst, err := sw.instanceNamed(name, "register")
+	inst, half, err := sw.registerNamed(name)
 	if err != nil {
 		return err
 	}
 	if index >= uint64(len(sw.registers[inst])) {
 		return fmt.Errorf("register %s has %d cells; index %d is out of range", name, len(sw.registers[inst]), index)
 	}
-	sw.registers[inst][index] = fromBig(v, bitsOf(inst.Type.Args[0]))
+	cell := &sw.registers[inst][index]
+	t := inst.Type.Args[0]
+	if half >= 0 {
+		cell = &cell.Agg.Fields[half]
+		t = t.(*ir.Struct).Fields[half].Type
+	}
+	*cell = fromBig(v, bitsOf(t))
 	return nil
+}
+
+// pairPrefix names a TNA Register that holds two of a v1model program's
+// registers as the halves of a pair (lo, hi), as p4hls's Tofino backend
+// writes them: p4hls_pair__LO__HI. The control-plane API reads and writes
+// LO and HI by their own names.
+const pairPrefix = "p4hls_pair__"
+
+// registerNamed finds a register, or the pair register holding it and
+// which half (-1: the register itself).
+func (sw *Switch) registerNamed(name string) (*ir.Instance, int, error) {
+	if inst, err := sw.instanceNamed(name, "register"); err == nil {
+		return inst, -1, nil
+	}
+	for n, inst := range sw.instances {
+		halves := strings.Split(strings.TrimPrefix(n, pairPrefix), "__")
+		if !strings.HasPrefix(n, pairPrefix) || len(halves) != 2 || !strings.EqualFold(inst.Type.Name, "register") {
+			continue
+		}
+		for h, x := range halves {
+			if x == name {
+				return inst, h, nil
+			}
+		}
+	}
+	return nil, 0, fmt.Errorf("no register called %q", name)
 }
 
 // SetMeterColor makes a meter (or direct meter, index 0) report a colour:

@@ -124,8 +124,55 @@ func (e *emitter) register(inst *ir.Instance) error {
 	if len(inst.Args) > 0 {
 		size = ir.Format(inst.Args[0])
 	}
-	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], inst.Type.Args[1], size, inst.Name))
 	e.registerOf[inst.Name] = inst.Type.Args[0].String()
+	if pr, ok := e.pairs[inst.Name]; ok {
+		if pr.lo == inst.Name { // declared once, for its low half
+			e.decls = append(e.decls, fmt.Sprintf("    Register<p4hls_pair_t, %s>(%s) %s;\n", inst.Type.Args[1], size, pr.name()))
+		}
+		return nil
+	}
+	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], inst.Type.Args[1], size, inst.Name))
+	return nil
+}
+
+// pair is two registers a stateful ALU keeps as the halves of one
+// register pair.
+type pair struct{ lo, hi string }
+
+// name is the pair Register's name, which the interpreter's register API
+// reads as the two registers (interp's pairPrefix).
+func (p pair) name() string { return "p4hls_pair__" + p.lo + "__" + p.hi }
+
+// findPairs finds the registers that stateful ALUs update as pairs:
+// each must be 32 bits, as large as its partner, and used by that ALU
+// alone.
+func (e *emitter) findPairs() error {
+	users := map[string]int{}
+	for _, g := range e.in.Graphs {
+		for _, alu := range g.ALUs {
+			var regs []*ir.Instance
+			for _, c := range alu.State {
+				if c.Register != nil {
+					regs = append(regs, c.Register)
+					users[c.Register.Name]++
+				}
+			}
+			if len(regs) != 2 {
+				continue
+			}
+			lo, hi := alu.State[0].Register, alu.State[1].Register
+			if ir.Format(lo.Args[0]) != ir.Format(hi.Args[0]) || lo.Type.Args[0].String() != "bit<32>" || hi.Type.Args[0].String() != "bit<32>" {
+				return errorAt(g.Action.Span, "action %s updates registers %s and %s as a pair; a Tofino register pair holds two 32-bit halves of one size", g.Action.Name, lo.Name, hi.Name)
+			}
+			p := pair{lo: lo.Name, hi: hi.Name}
+			e.pairs[lo.Name], e.pairs[hi.Name] = p, p
+		}
+	}
+	for name := range e.pairs {
+		if users[name] > 1 {
+			return fmt.Errorf("register %s is updated as one half of a pair and elsewhere too; the Tofino backend keeps a pair in one RegisterAction", name)
+		}
+	}
 	return nil
 }
 
@@ -287,41 +334,69 @@ func (ac *actionCode) declare() error {
 	return nil
 }
 
-// cell returns the one register a stateful ALU updates, and which of its
-// state variables holds it.
-func (ac *actionCode) cell(alu *synth.ALU) (synth.StateCell, int, error) {
-	k := -1
-	for i, c := range alu.State {
+// storage is where a stateful ALU's state lives: a Register (one
+// register, or a pair), the cell index, and what each state variable is
+// in the RegisterAction's value ("" for one the action does not use: it
+// reads 0 and is not stored).
+type storage struct {
+	reg, valueType string
+	index          synth.StateCell
+	indexType      ir.Type
+	halves         []string
+}
+
+func (ac *actionCode) storage(alu *synth.ALU) (storage, error) {
+	var st storage
+	var used []synth.StateCell
+	for _, c := range alu.State {
 		if c.Register != nil {
-			if k >= 0 {
-				return synth.StateCell{}, 0, errorAt(ac.a.Span, "action %s: a stateful ALU updates two registers as a pair; the Tofino backend does not write pair registers yet", ac.a.Name)
-			}
-			k = i
+			used = append(used, c)
 		}
 	}
-	if k < 0 {
-		return synth.StateCell{}, 0, errorAt(ac.a.Span, "action %s: a stateful ALU without a register", ac.a.Name)
+	switch len(used) {
+	case 0:
+		return st, errorAt(ac.a.Span, "action %s: a stateful ALU without a register", ac.a.Name)
+	case 2:
+		p := ac.e.pairs[used[0].Register.Name]
+		if ir.Format(operandExpr(alu.State[0].Index)) != ir.Format(operandExpr(alu.State[1].Index)) || alu.State[0].IndexBits != alu.State[1].IndexBits {
+			return st, errorAt(ac.a.Span, "action %s: a register pair addressed at two indexes", ac.a.Name)
+		}
+		st = storage{reg: p.name(), valueType: "p4hls_pair_t", index: used[0], indexType: used[0].Register.Type.Args[1], halves: []string{"value.lo", "value.hi"}}
+		return st, nil
 	}
-	return alu.State[k], k, nil
+	reg := used[0].Register
+	if w := ac.e.registerOf[reg.Name]; w != "bit<32>" {
+		return st, errorAt(reg.Span, "register %s holds %s; the Tofino backend writes 32-bit registers", reg.Name, w)
+	}
+	st = storage{reg: reg.Name, valueType: "bit<32>", index: used[0], indexType: reg.Type.Args[1]}
+	for _, c := range alu.State {
+		h := ""
+		if c.Register != nil {
+			h = "value"
+		}
+		st.halves = append(st.halves, h)
+	}
+	return st, nil
+}
+
+// operandExpr is a comparable form of an operand (for two cells' indexes).
+func operandExpr(op synth.Operand) ir.Expr {
+	return &ir.StringConst{Value: fmt.Sprintf("%d/%d/%d", op.Kind, op.Index, op.Value)}
 }
 
 // registerAction writes the RegisterAction that is stateful ALU u.
 func (ac *actionCode) registerAction(u int, alu *synth.ALU) (string, error) {
-	cell, k, err := ac.cell(alu)
+	st, err := ac.storage(alu)
 	if err != nil {
 		return "", err
-	}
-	reg := cell.Register
-	if w := ac.e.registerOf[reg.Name]; w != "bit<32>" {
-		return "", errorAt(reg.Span, "register %s holds %s; the Tofino backend writes 32-bit registers", reg.Name, w)
 	}
 	g := alu.Grammar
 	pr := &aluPrinter{g: g, config: alu.Config, lets: map[string]string{}}
 	var b strings.Builder
 	for i := range g.States {
-		old := "32w0" // a state variable the action does not use reads 0
-		if i == k {
-			old = "value"
+		old := st.halves[i]
+		if old == "" {
+			old = "32w0" // a state variable the action does not use reads 0
 		}
 		fmt.Fprintf(&b, "            bit<32> p4hls_old%d = %s;\n", i, old)
 		pr.state = append(pr.state, fmt.Sprintf("p4hls_old%d", i))
@@ -334,10 +409,14 @@ func (ac *actionCode) registerAction(u int, alu *synth.ALU) (string, error) {
 		pr.packet = append(pr.packet, fmt.Sprintf("%sin%d_%d", ac.prefix, u, j))
 	}
 	pr.stmts(&b, g.Body, "            ", pr.newState)
-	fmt.Fprintf(&b, "            value = p4hls_new%d;\n", k)
+	for i, h := range st.halves {
+		if h != "" {
+			fmt.Fprintf(&b, "            %s = p4hls_new%d;\n", h, i)
+		}
+	}
 	fmt.Fprintf(&b, "            rv = %s;\n", pr.expr(g.Output))
-	return fmt.Sprintf("    RegisterAction<bit<32>, %s, bit<32>>(%s) %sra%d = {\n        void apply(inout bit<32> value, out bit<32> rv) {\n%s        }\n    };\n",
-		reg.Type.Args[1], reg.Name, ac.prefix, u, b.String()), nil
+	return fmt.Sprintf("    RegisterAction<%s, %s, bit<32>>(%s) %sra%d = {\n        void apply(inout %s value, out bit<32> rv) {\n%s        }\n    };\n",
+		st.valueType, st.indexType, st.reg, ac.prefix, u, st.valueType, b.String()), nil
 }
 
 // operand is an ALU input (or a written value) as a 32-bit word in stage
@@ -431,18 +510,18 @@ func (ac *actionCode) stage(s int, aluStages []int, last, multi bool) (string, e
 			for j, x := range ins {
 				fmt.Fprintf(&b, "        %sin%d_%d = %s;\n", p, u, j, x)
 			}
-			cell, _, err := ac.cell(alu)
+			st, err := ac.storage(alu)
 			if err != nil {
 				return "", err
 			}
-			idx, err := ac.operand(cell.Index, s)
+			idx, err := ac.operand(st.index.Index, s)
 			if err != nil {
 				return "", err
 			}
-			if cell.IndexBits > 0 {
-				idx = fmt.Sprintf("(%s & %s)", idx, word(1<<uint(cell.IndexBits)-1))
+			if st.index.IndexBits > 0 {
+				idx = fmt.Sprintf("(%s & %s)", idx, word(1<<uint(st.index.IndexBits)-1))
 			}
-			fmt.Fprintf(&b, "        %salu%d = %sra%d.execute((%s) %s);\n", p, u, p, u, cell.Register.Type.Args[1], idx)
+			fmt.Fprintf(&b, "        %salu%d = %sra%d.execute((%s) %s);\n", p, u, p, u, st.indexType, idx)
 			continue
 		}
 		pr := &aluPrinter{g: alu.Grammar, config: alu.Config, packet: ins, lets: map[string]string{}}
