@@ -15,7 +15,8 @@ import (
 // the exit status is 0, or 2 for the programs whose stateful update
 // pred_raw cannot hold (CaT's Table 4 gives them richer atoms), and a
 // successful compile leaves a report with the documented fields and the
-// ALU pipeline. Then one Menshen and one Tofino compile.
+// ALU pipeline. Then one Menshen and one Tofino compile (whose TNA
+// program must check and pass the original's packet test).
 func TestBinaryOverCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and compiles the corpus")
@@ -76,6 +77,14 @@ func TestBinaryOverCorpus(t *testing.T) {
 		t.Errorf("tofino: exit %d\n%s", code, stderr)
 	}
 	checkReport(t, "marple_new_flow.p4 (tofino)", out, "tofino")
+	// The TNA program checks against the bundled tna.p4 and passes the
+	// original's packet test.
+	if code, stderr := runBinary(t, bin, "check", filepath.Join(out, "tofino.p4")); code != exitOK {
+		t.Errorf("tofino.p4 does not check: exit %d\n%s", code, stderr)
+	}
+	if code, stderr := runBinary(t, bin, "sim", filepath.Join(out, "tofino.p4"), filepath.Join(corpus, "ok", "marple_new_flow.stf")); code != exitOK {
+		t.Errorf("tofino.p4 fails marple_new_flow.stf: exit %d\n%s", code, stderr)
+	}
 	if code, _ := runBinary(t, bin, "compile", "--target", "banzai", "--alu", "pred_raw", "-o", t.TempDir(), filepath.Join(corpus, "bad", "undeclared_name.p4")); code != exitUserErr {
 		t.Errorf("a wrong program: exit %d, want 1", code)
 	}
