@@ -17,7 +17,8 @@ import (
 // tables, gateways, switches and rewritten if-else chains.
 var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "rcp", "spam_detection",
 	"blue_increase", "blue_decrease", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
-	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run"}
+	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run",
+	"ipv4_lpm", "tunnel_encap"} // checksums computed in the deparser
 
 // TestTofinoEndToEnd compiles each program for Tofino, loads the TNA
 // program it writes (with the bundled tna.p4), and runs both in the

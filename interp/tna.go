@@ -160,6 +160,9 @@ func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 			h, _ := hashByName(algo, serialize(dataType, data(fr)), fr.sw.rng.Uint64)
 			return fromBig(new(big.Int).SetUint64(h), rt)
 		}
+	case "Checksum.update":
+		x, t := s.arg(c, 0), s.argType(c, 0)
+		return func(fr *frame) Value { return Value{U: uint64(csum16(serialize(t, x(fr))))} }
 	case "Random.get":
 		rt := bitsOf(c.T)
 		return func(fr *frame) Value {

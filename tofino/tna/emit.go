@@ -127,6 +127,9 @@ func (e *emitter) check() error {
 		if c == nil {
 			return fmt.Errorf("v1model block %s is not a control", e.prog.Pipeline[i].Param)
 		}
+		if i == 4 && checksumUpdates(c) != nil {
+			continue // the deparser computes them (deparserBlock)
+		}
 		if len(c.Body) > 0 || len(c.Tables) > 0 {
 			return errorAt(c.Span, "control %s is not empty; the Tofino backend writes the ingress control only (p4hls does not bridge metadata to egress yet)", c.Name)
 		}
@@ -275,7 +278,8 @@ func (e *emitter) parserBlock() {
 }
 
 // deparserBlock writes the ingress deparser: the program's, with TNA's
-// parameters.
+// parameters, computing first the checksums v1model's compute-checksum
+// control updates (each with a Checksum unit of the deparser).
 func (e *emitter) deparserBlock() {
 	d := *e.deparser
 	if len(d.Params) != 2 {
@@ -285,8 +289,37 @@ func (e *emitter) deparserBlock() {
 	hdr.Dir = ir.DirInOut
 	d.Params = []*ir.Var{d.Params[0], &hdr, {Name: "p4hls_meta", Type: e.meta.Type, Dir: ir.DirIn},
 		{Name: "ig_dprsr_md", Type: &ir.Struct{Name: "ingress_intrinsic_metadata_for_deparser_t"}, Dir: ir.DirIn}}
+	var pre []ir.Stmt
+	for i, u := range checksumUpdates(e.prog.Pipeline[4].Control) {
+		ck := &ir.Instance{Name: fmt.Sprintf("p4hls_ck%d", i), Type: &ir.Extern{Name: "Checksum"}}
+		d.Instances = append(append([]*ir.Instance(nil), d.Instances...), ck)
+		args := u.Call.Args
+		sum := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: ck}, Method: "update"}, Args: []*ir.Arg{{Value: args[1].Value}}, T: args[2].Value.Type()}
+		pre = append(pre, &ir.If{Cond: args[0].Value, Then: []ir.Stmt{&ir.Assign{LHS: args[2].Value, RHS: sum}}})
+	}
+	d.Body = append(pre, d.Body...)
 	e.pr.Control(&d)
 	e.out.WriteString("\n")
+}
+
+// checksumUpdates returns a compute-checksum control's statements when
+// they are all update_checksum calls with csum16 (nil otherwise).
+func checksumUpdates(c *ir.Control) []*ir.CallStmt {
+	if len(c.Tables) > 0 || len(c.Body) == 0 {
+		return nil
+	}
+	var out []*ir.CallStmt
+	for _, s := range c.Body {
+		cs, ok := s.(*ir.CallStmt)
+		if !ok || cs.Call.Callee.Extern != "update_checksum" || len(cs.Call.Args) != 4 {
+			return nil
+		}
+		if en, ok := cs.Call.Args[3].Value.(*ir.EnumConst); !ok || en.Member != "csum16" {
+			return nil
+		}
+		out = append(out, cs)
+	}
+	return out
 }
 
 // egressBlocks write an egress that passes packets through: its parser
