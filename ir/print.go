@@ -347,10 +347,8 @@ func (p *printer) stmt(s Stmt) {
 			p.line("return;")
 		}
 	case *For:
-		p.line("for (...; %s; ...) {", Format(s.Cond))
-		p.block(s.Init)
+		p.line("for (%s; %s; %s) {", simpleStmts(s.Init), Format(s.Cond), simpleStmts(s.Update))
 		p.block(s.Body)
-		p.block(s.Update)
 		p.line("}")
 	case *Break:
 		p.line("break;")
@@ -359,6 +357,29 @@ func (p *printer) stmt(s Stmt) {
 	default:
 		p.line("/* %T */", s)
 	}
+}
+
+// simpleStmts prints a for loop's initializations or updates: simple
+// statements separated by commas.
+func simpleStmts(ss []Stmt) string {
+	var parts []string
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Declare:
+			if s.Init != nil {
+				parts = append(parts, fmt.Sprintf("%s %s = %s", s.Var.Type, s.Var.Name, Format(s.Init)))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s %s", s.Var.Type, s.Var.Name))
+			}
+		case *Assign:
+			parts = append(parts, fmt.Sprintf("%s = %s", Format(s.LHS), Format(s.RHS)))
+		case *CallStmt:
+			parts = append(parts, Format(s.Call))
+		default:
+			parts = append(parts, fmt.Sprintf("/* %T */", s))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (p *printer) switchCase(labels []string, dflt bool, body []Stmt) {

@@ -50,3 +50,19 @@ func TestPrintEntries(t *testing.T) {
 		t.Errorf("no %q in\n%s", want, out)
 	}
 }
+
+// TestPrintFor: a for loop prints as P4-16 writes one, its
+// initializations and updates inside the parentheses.
+func TestPrintFor(t *testing.T) {
+	b8 := &Bits{Width: 8}
+	i := &Var{Name: "i", Type: b8}
+	ref := &VarRef{Var: i}
+	one := &Const{T: b8, Value: big.NewInt(1)}
+	loop := &For{Init: []Stmt{&Declare{Var: i, Init: &Const{T: b8, Value: big.NewInt(0)}}},
+		Cond:   &Binary{Op: "<", X: ref, Y: &Const{T: b8, Value: big.NewInt(4)}, T: Bool{}},
+		Update: []Stmt{&Assign{LHS: ref, RHS: &Binary{Op: "+", X: ref, Y: one, T: b8}}}}
+	out := (&Program{Controls: []*Control{{Name: "c", Body: []Stmt{loop}}}}).String()
+	if want := "for (bit<8> i = 8w0; (i < 8w4); i = (i + 8w1)) {"; !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
+}

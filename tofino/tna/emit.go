@@ -144,8 +144,21 @@ func (e *emitter) check() error {
 			return errorAt(st.Span, "parser state %s uses standard metadata, which a Tofino parser does not have", st.Name)
 		}
 	}
-	if ps := e.ingress.Params; len(ps) != 3 {
+	ps := e.ingress.Params
+	if len(ps) != 3 {
 		return errorAt(e.ingress.Span, "control %s: v1model's ingress has 3 parameters", e.ingress.Name)
+	}
+	// The standard metadata the TNA ingress keeps as a local holds the
+	// ports; any other field would read 0 where v1model has a value.
+	var b strings.Builder
+	ir.NewPrinter(&b).Control(e.ingress)
+	text := b.String()
+	if std, ok := ps[2].Type.(*ir.Struct); ok {
+		for _, f := range std.Fields {
+			if f.Name != "ingress_port" && f.Name != "egress_spec" && f.Name != "egress_port" && strings.Contains(text, ps[2].Name+"."+f.Name) {
+				return errorAt(e.ingress.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", e.ingress.Name, ps[2].Name, f.Name)
+			}
+		}
 	}
 	return nil
 }
@@ -208,6 +221,15 @@ func (e *emitter) placements() {
 // (a local of the ingress control now): every named type not declared by
 // the bundled v1model.p4 and core.p4.
 func (e *emitter) types() {
+	var errs []string
+	for _, x := range e.prog.Errors {
+		if !coreErrors[x] {
+			errs = append(errs, x)
+		}
+	}
+	if len(errs) > 0 {
+		fmt.Fprintf(&e.out, "error { %s }\n", strings.Join(errs, ", "))
+	}
 	for _, t := range e.prog.Types {
 		name := typeName(t)
 		if bundled[name] && name != "standard_metadata_t" {
@@ -230,6 +252,10 @@ func typeName(t ir.Type) string {
 	}
 	return ""
 }
+
+// coreErrors are the errors core.p4 declares.
+var coreErrors = map[string]bool{"NoError": true, "PacketTooShort": true, "NoMatch": true, "StackOutOfBounds": true,
+	"HeaderTooShort": true, "ParserTimeout": true, "ParserInvalidArgument": true}
 
 // bundled are the types v1model.p4 declares.
 var bundled = map[string]bool{"standard_metadata_t": true, "CounterType": true, "MeterType": true,
