@@ -18,7 +18,11 @@ import (
 var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "rcp", "spam_detection",
 	"blue_increase", "blue_decrease", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
 	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run",
-	"ipv4_lpm", "tunnel_encap"} // checksums computed in the deparser
+	"ipv4_lpm", "tunnel_encap", // checksums computed in the deparser
+	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
+	// ternary, 9-bit ports) with a stateful benchmark.
+	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
+	"../alloc/conga_tunnel_acl_ipv4_lpm_nexthop", "../alloc/marple_tcp_nmo_dmac_tunnel_acl_ipv4_lpm_nexthop"}
 
 // TestTofinoEndToEnd compiles each program for Tofino, loads the TNA
 // program it writes (with the bundled tna.p4), and runs both in the
@@ -26,7 +30,7 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 // register contents: every output, drop and register cell must agree.
 func TestTofinoEndToEnd(t *testing.T) {
 	for _, name := range tofinoPrograms {
-		t.Run(name, func(t *testing.T) {
+		t.Run(filepath.Base(name), func(t *testing.T) {
 			file := filepath.Join(corpus.Dir(), "ok", name+".p4")
 			src, err := os.ReadFile(file)
 			if err != nil {
