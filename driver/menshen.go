@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/p4hls/p4hls/ir"
-
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/menshen/lower"
 	"github.com/p4hls/p4hls/synth"
 )
@@ -43,8 +43,11 @@ func menshenBackend(res *Result, progress Progress) error {
 	if err != nil {
 		return err
 	}
+	if err := egressEmpty(res, "Menshen's one pipeline runs the ingress control"); err != nil {
+		return err
+	}
 	lr, err := lower.Lower(in)
-	var le *lower.Error
+	var le *backends.Error
 	switch {
 	case errors.As(err, &le):
 		return &DoesNotFitError{err}
@@ -70,33 +73,36 @@ func menshenBackend(res *Result, progress Progress) error {
 // MenshenInput is what the Menshen lowering needs from a compile for the
 // menshen target, with the entries to install.
 func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error) {
+	c, err := compiled(res, "Menshen")
+	return lower.Input{Compiled: c, Entries: entries, Tenant: MenshenTenant}, err
+}
+
+// compiled is what every backend takes from a compile: a v1model
+// program whose egress and other controls are empty (backend names the
+// target in the error).
+func compiled(res *Result, backend string) (backends.Compiled, error) {
 	if res.analysis == nil || res.Placement == nil || res.TransformedProgram == nil {
-		return lower.Input{}, fmt.Errorf("the compile did not reach allocation")
+		return backends.Compiled{}, fmt.Errorf("the compile did not reach allocation")
 	}
 	prog := res.TransformedProgram
 	if len(prog.Pipeline) != 6 || prog.Arch != "v1model" {
-		return lower.Input{}, &DoesNotFitError{fmt.Errorf("Menshen runs v1model programs")}
+		return backends.Compiled{}, &DoesNotFitError{fmt.Errorf("the %s backend takes v1model programs", backend)}
 	}
-	ingress := prog.Pipeline[2].Control
-	in := lower.Input{Program: prog, Placement: res.Placement, Graphs: map[string]*synth.Graph{},
-		Entries: entries, Tenant: MenshenTenant}
+	c := backends.Compiled{Program: prog, Placement: res.Placement, Graphs: map[string]*synth.Graph{}}
 	base := 0
 	for _, cg := range res.analysis.Controls {
-		switch {
-		case cg.Control == ingress:
-			in.Ingress, in.Base = cg, base
-		case len(cg.Nodes) > 0:
-			return lower.Input{}, &DoesNotFitError{fmt.Errorf("control %s has tables or statements; Menshen's one pipeline runs the ingress control", cg.Control.Name)}
+		if cg.Control == prog.Pipeline[2].Control {
+			c.Ingress, c.Base = cg, base
 		}
 		base += len(cg.Nodes)
 	}
-	if in.Ingress == nil {
-		return lower.Input{}, fmt.Errorf("no ingress control")
+	if c.Ingress == nil {
+		return backends.Compiled{}, fmt.Errorf("no ingress control")
 	}
 	for _, g := range res.Graphs {
-		in.Graphs[g.Action.Name] = g
+		c.Graphs[g.Action.Name] = g
 	}
-	return in, nil
+	return c, nil
 }
 
 // VerifyMenshen runs packets random frames that Menshen admits, with 16
@@ -187,4 +193,15 @@ func eightBitPorts(prog *ir.Program, entries []interp.TableEntry) {
 			}
 		}
 	}
+}
+
+// egressEmpty refuses a program whose egress control has tables or
+// statements (why says why they cannot run).
+func egressEmpty(res *Result, why string) error {
+	for _, cg := range res.analysis.Controls {
+		if cg.Control != res.TransformedProgram.Pipeline[2].Control && len(cg.Nodes) > 0 {
+			return &DoesNotFitError{fmt.Errorf("control %s has tables or statements; %s", cg.Control.Name, why)}
+		}
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/menshen/lower"
+	"github.com/p4hls/p4hls/synth"
 )
 
 // menshenPrograms are the stateful benchmarks Menshen's ALUs can run,
@@ -60,7 +61,7 @@ func TestMenshenEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := Compile(context.Background(), Request{File: file, Source: src,
-				Frontend: frontend.Options{Defines: p.defines}, Target: "menshen"}, nil)
+				Frontend: frontend.Options{Defines: p.defines}, Target: "menshen", Synth: synth.Options{Cache: sharedCache}}, nil)
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}

@@ -10,7 +10,12 @@ import (
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/synth"
 )
+
+// sharedCache keeps synthesis queries across the end-to-end tests: the
+// allocation suite's programs hold the benchmarks' actions.
+var sharedCache = synth.NewMemoryCache()
 
 // tofinoPrograms are corpus programs the Tofino backend writes today:
 // stateful benchmarks (on one register or a pair), and programs of
@@ -36,7 +41,8 @@ func TestTofinoEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Compile(context.Background(), Request{File: file, Source: src, Target: "tofino"}, nil)
+			res, err := Compile(context.Background(), Request{File: file, Source: src, Target: "tofino",
+				Synth: synth.Options{Cache: sharedCache}}, nil)
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
 )
@@ -183,19 +184,6 @@ func (l *layout) locate(field string) (*header, *ir.Field, int, bool) {
 	return nil, nil, 0, false
 }
 
-// Error is a program the target cannot run, at a place in the source.
-type Error struct {
-	Span diag.Span
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Span.File == "" {
-		return e.Msg
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.Span.File, e.Span.Start.Line, e.Span.Start.Col, e.Msg)
-}
-
 func errorAt(sp diag.Span, format string, args ...any) error {
-	return &Error{Span: sp, Msg: fmt.Sprintf(format, args...)}
+	return backends.Errorf(sp, format, args...)
 }

@@ -14,26 +14,16 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/p4hls/p4hls/alloc"
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/menshen"
-	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/transform"
 )
 
 // Input is a compiled program and the entries to install.
 type Input struct {
-	// Program is the program as compiled (after phase 1); Ingress is
-	// phase 1's graph of its ingress control.
-	Program *ir.Program
-	Ingress *transform.ControlGraph
-	// Placement is allocation's solution; Base is the index of the
-	// ingress graph's first node among its tables.
-	Placement *alloc.Solution
-	Base      int
-	// Graphs are the synthesized actions, by name.
-	Graphs map[string]*synth.Graph
+	backends.Compiled
 	// Entries are installed with the configuration ("Control.table"
 	// names, in installation order): Menshen's tables are part of it.
 	Entries []interp.TableEntry
@@ -58,8 +48,8 @@ type Cell struct {
 	Container int `json:"container"`
 }
 
-// Lower maps the program; an *Error says what the target cannot do,
-// and where.
+// Lower maps the program; a *backends.Error says what the target cannot
+// do, and where.
 func Lower(in Input) (*Result, error) {
 	if in.Tenant < 1 || in.Tenant > 31 {
 		return nil, fmt.Errorf("tenant %d: VLAN IDs 1 to 31 have tables of their own", in.Tenant)

@@ -20,45 +20,21 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/p4hls/p4hls/alloc"
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
-	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/transform"
 )
 
 // Input is a compiled program.
 type Input struct {
-	// Program is the program as compiled (after phase 1); Ingress is
-	// phase 1's graph of its ingress control.
-	Program *ir.Program
-	Ingress *transform.ControlGraph
-	// Placement is allocation's solution; Base is the index of the
-	// ingress graph's first node among its tables.
-	Placement *alloc.Solution
-	Base      int
-	// Graphs are the synthesized actions, by name.
-	Graphs map[string]*synth.Graph
+	backends.Compiled
 	// File names the source, for the header comment.
 	File string
 }
 
-// Error is a program the backend cannot write for Tofino, at a place in
-// the source.
-type Error struct {
-	Span diag.Span
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Span.File == "" {
-		return e.Msg
-	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.Span.File, e.Span.Start.Line, e.Span.Start.Col, e.Msg)
-}
-
 func errorAt(sp diag.Span, format string, args ...any) error {
-	return &Error{Span: sp, Msg: fmt.Sprintf(format, args...)}
+	return backends.Errorf(sp, format, args...)
 }
 
 // emitter is the state of one Emit.
