@@ -24,6 +24,7 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"blue_increase", "blue_decrease", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
 	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run",
 	"ipv4_lpm", "tunnel_encap", // checksums computed in the deparser
+	"range_match", // an optional key as a ternary one
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",

@@ -119,6 +119,9 @@ func (e *emitter) check() error {
 		if reads(st.Body, e.std) {
 			return errorAt(st.Span, "parser state %s uses standard metadata, which a Tofino parser does not have", st.Name)
 		}
+		if len(e.parser.ValueSets) > 0 {
+			return errorAt(e.parser.ValueSets[0].Span, "value_set %s: the Tofino backend does not write parser value sets yet", e.parser.ValueSets[0].Name)
+		}
 	}
 	ps := e.ingress.Params
 	if len(ps) != 3 {

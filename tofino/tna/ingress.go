@@ -181,6 +181,16 @@ func (e *emitter) findPairs() error {
 // before), and the later stages get keyless tables of their own.
 func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 	t := *n.Table
+	// TNA has no optional match: an optional key (exact or anything) is a
+	// ternary one whose entries are exact or wildcards.
+	t.Keys = nil
+	for _, k := range n.Table.Keys {
+		kc := *k
+		if kc.Match == ir.MatchOptional {
+			kc.Match = ir.MatchTernary
+		}
+		t.Keys = append(t.Keys, &kc)
+	}
 	ts := e.stages[n.Table]
 	if ts != nil && len(ts.match) > 0 {
 		e.stageOf[&t] = ts.match[0]
