@@ -11,7 +11,6 @@ package lower
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/p4hls/p4hls/backends"
@@ -298,16 +297,6 @@ func nodeName(n *transform.Node) string {
 		return n.Table.Name
 	}
 	return fmt.Sprintf("for the statements at line %d", n.Span.Start.Line)
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[int]V) []int {
-	var out []int
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // what names an action in a message: "action NAME", or the statements a

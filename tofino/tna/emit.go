@@ -55,6 +55,7 @@ type emitter struct {
 	stageOf            map[*ir.Table]int // the stage of each table printed
 	origOf             map[*ir.Table]*ir.Table
 	pairs              map[string]pair   // registers kept as halves of a pair
+	runFlags           []string          // the locals that tell later stages an action ran
 	registerOf         map[string]string // v1model register name -> its Register's element type
 	synthesizedApplied map[string]bool
 }
@@ -119,9 +120,9 @@ func (e *emitter) check() error {
 		if reads(st.Body, e.std) {
 			return errorAt(st.Span, "parser state %s uses standard metadata, which a Tofino parser does not have", st.Name)
 		}
-		if len(e.parser.ValueSets) > 0 {
-			return errorAt(e.parser.ValueSets[0].Span, "value_set %s: the Tofino backend does not write parser value sets yet", e.parser.ValueSets[0].Name)
-		}
+	}
+	if len(e.parser.ValueSets) > 0 {
+		return errorAt(e.parser.ValueSets[0].Span, "value_set %s: the Tofino backend does not write parser value sets yet", e.parser.ValueSets[0].Name)
 	}
 	ps := e.ingress.Params
 	if len(ps) != 3 {

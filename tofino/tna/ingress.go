@@ -85,8 +85,8 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
 	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
-	for _, l := range e.resets() {
-		e.pr.Line("%s", l)
+	for _, f := range e.runFlags { // the flags that tell later stages an action ran
+		e.pr.Line("%s = 1w0;", f)
 	}
 	e.pr.Indent(-1)
 	e.pr.Stmts(body)
@@ -102,17 +102,6 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Line("}")
 	e.out.WriteString("\n")
 	return nil
-}
-
-// resets zeroes the flags that tell later stages an action ran.
-func (e *emitter) resets() []string {
-	var out []string
-	for _, l := range e.locals {
-		if strings.HasPrefix(l, "bit<1> ") && strings.HasSuffix(l, "_run;") {
-			out = append(out, strings.TrimSuffix(strings.TrimPrefix(l, "bit<1> "), ";")+" = 1w0;")
-		}
-	}
-	return out
 }
 
 // register turns a v1model register into a TNA Register.
@@ -311,6 +300,7 @@ func (ac *actionCode) declare() error {
 		e.locals = append(e.locals, fmt.Sprintf("%s %sd%d;", d.Type, p, i))
 	}
 	e.locals = append(e.locals, fmt.Sprintf("bit<1> %srun;", p))
+	e.runFlags = append(e.runFlags, p+"run")
 	for i, h := range g.Hashes {
 		algo, ok := map[string]string{"crc16": "CRC16", "crc32": "CRC32", "identity": "IDENTITY"}[h.Spec.Algo]
 		max := h.Spec.Max
@@ -368,7 +358,7 @@ func (ac *actionCode) storage(alu *synth.ALU) (storage, error) {
 		return st, errorAt(ac.a.Span, "action %s: a stateful ALU without a register", ac.a.Name)
 	case 2:
 		p := ac.e.pairs[used[0].Register.Name]
-		if ir.Format(operandExpr(alu.State[0].Index)) != ir.Format(operandExpr(alu.State[1].Index)) || alu.State[0].IndexBits != alu.State[1].IndexBits {
+		if alu.State[0].Index != alu.State[1].Index || alu.State[0].IndexBits != alu.State[1].IndexBits {
 			return st, errorAt(ac.a.Span, "action %s: a register pair addressed at two indexes", ac.a.Name)
 		}
 		st = storage{reg: p.name(), valueType: "p4hls_pair_t", index: used[0], indexType: used[0].Register.Type.Args[1], halves: []string{"value.lo", "value.hi"}}
@@ -387,11 +377,6 @@ func (ac *actionCode) storage(alu *synth.ALU) (storage, error) {
 		st.halves = append(st.halves, h)
 	}
 	return st, nil
-}
-
-// operandExpr is a comparable form of an operand (for two cells' indexes).
-func operandExpr(op synth.Operand) ir.Expr {
-	return &ir.StringConst{Value: fmt.Sprintf("%d/%d/%d", op.Kind, op.Index, op.Value)}
 }
 
 // registerAction writes the RegisterAction that is stateful ALU u.
