@@ -440,6 +440,32 @@ func (x *Context) NewSolverFor(logic string) *Solver {
 	return &Solver{x: x, s: s}
 }
 
+// SetResourceLimit bounds each check by Z3's resource counter ("rlimit"),
+// counted from the check's start: unlike a timeout, a bound that cuts at
+// the same point on every machine and under any load. 0 means no bound.
+func (s *Solver) SetResourceLimit(n uint32) {
+	p := C.Z3_mk_params(s.x.c)
+	C.Z3_params_inc_ref(s.x.c, p)
+	C.Z3_params_set_uint(s.x.c, p, s.x.symbol("rlimit"), C.uint(n))
+	C.Z3_solver_set_params(s.x.c, s.s, p)
+	C.Z3_params_dec_ref(s.x.c, p)
+	s.x.check()
+}
+
+// ResourcesUsed is the resource counter of the solver's context so far
+// (the "rlimit count" of its statistics).
+func (s *Solver) ResourcesUsed() uint64 {
+	st := C.Z3_solver_get_statistics(s.x.c, s.s)
+	C.Z3_stats_inc_ref(s.x.c, st)
+	defer C.Z3_stats_dec_ref(s.x.c, st)
+	for i := C.uint(0); i < C.Z3_stats_size(s.x.c, st); i++ {
+		if C.GoString(C.Z3_stats_get_key(s.x.c, st, i)) == "rlimit count" && bool(C.Z3_stats_is_uint(s.x.c, st, i)) {
+			return uint64(C.Z3_stats_get_uint_value(s.x.c, st, i))
+		}
+	}
+	return 0
+}
+
 // SetTimeout bounds each check; 0 means no bound.
 func (s *Solver) SetTimeout(d time.Duration) {
 	p := s.x.timeoutParams(d)

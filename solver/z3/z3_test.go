@@ -236,6 +236,32 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestResourceLimit: a check cut by its resource limit is Unknown, the
+// counter grows with the work done, and the same limit cuts at the same
+// count (it counts work, not time).
+func TestResourceLimit(t *testing.T) {
+	var counts []uint64
+	for run := 0; run < 2; run++ {
+		x := NewContext()
+		s := hardProblem(x)
+		s.SetResourceLimit(200_000)
+		before := s.ResourcesUsed()
+		r, err := s.Check(context.Background())
+		if err != nil || r != Unknown {
+			t.Fatalf("check with a resource limit of 200,000: %v, %v; want unknown", r, err)
+		}
+		used := s.ResourcesUsed() - before
+		if used < 200_000 {
+			t.Errorf("the check stopped after %d units, before its limit", used)
+		}
+		counts = append(counts, used)
+		x.Close()
+	}
+	if counts[0] != counts[1] {
+		t.Errorf("the same check with the same limit counted %d, then %d", counts[0], counts[1])
+	}
+}
+
 // TestNoLeakOverManyContexts makes and closes many contexts with solvers,
 // models and optimizers; Z3's allocation must come back to where it was.
 func TestNoLeakOverManyContexts(t *testing.T) {
