@@ -12,7 +12,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/p4hls/p4hls/solver/z3"
@@ -36,6 +39,10 @@ type Spec struct {
 	// Fixed pins packet inputs to values: a constant wider than the
 	// grammar's immediates, given to the ALU as an input (action data).
 	Fixed map[int]uint64
+	// Constants are the constants the spec computes with: values near
+	// them make telling examples (a comparison with 10 needs inputs that
+	// differ by about 10 to show which way it goes).
+	Constants []uint64
 	// Key describes Encode canonically for the query cache (two specs
 	// with one key compute the same); "" leaves the query uncached.
 	Key string
@@ -114,39 +121,67 @@ func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width
 
 func findConfig(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
 	start := time.Now()
+	var runs []search
 	if SearchWidth > 0 && SearchWidth < width {
-		cfg, st, err := cegis(ctx, g, spec, SearchWidth)
-		if err == nil {
-			cfg = widenConstants(g.holes(), cfg, SearchWidth)
-			ok, err := verifySketch(ctx, g, spec, cfg, width)
-			if err != nil {
-				return nil, st, err
-			}
-			if ok {
-				st.Time = time.Since(start)
-				return cfg, st, nil
-			}
-		} else if !errors.Is(err, ErrNoConfig) {
-			return nil, st, err
-		}
-		// No configuration at the reduced width, or one that is wrong at
-		// the full width: search at the full width.
+		runs = append(runs,
+			search{narrow: SearchWidth, full: width, pool: constantPool(spec, width)},
+			search{narrow: SearchWidth, full: width})
 	}
-	cfg, st, err := cegis(ctx, g, spec, width)
-	st.Time = time.Since(start)
-	return cfg, st, err
+	runs = append(runs, search{narrow: width, full: width})
+	var total QueryStats
+	for i, r := range runs {
+		cfg, st, err := cegis(ctx, g, spec, r)
+		total.Iterations += st.Iterations
+		total.Examples += st.Examples
+		if !errors.Is(err, ErrNoConfig) || i == len(runs)-1 {
+			total.Time = time.Since(start)
+			return cfg, total, err
+		}
+	}
+	panic("unreachable")
 }
 
-// widenConstants reads constants found at a reduced width as the full
-// width will: an unsigned one as its low bits, a signed one sign-extended.
-func widenConstants(holes []*grammar.Hole, cfg grammar.Config, w int) grammar.Config {
+// search is how one CEGIS run looks for a configuration. Examples are
+// checked at the narrow width first: solving over 8-bit words is much
+// cheaper than over 32-bit ones, and most configurations do not depend on
+// the width. A candidate right at the narrow width is verified at the
+// full width, and a counterexample there joins the examples at the full
+// width, so the run ends with a configuration right at both. Only a run
+// with narrow == full and no pool proves that there is none.
+type search struct {
+	narrow, full int
+	// pool, when not nil, restricts constant holes to these values (the
+	// spec's constants and their neighbours: far fewer candidates than
+	// 2^32, and usually enough).
+	pool []uint64
+}
+
+// fullWidthCandidates are the readings at the full width of a
+// configuration found at a reduced width w: its constants as found (their
+// high bits are free at w), as their low bits, and sign-extended (a small
+// negative constant found at 8 bits is 0xf6).
+func fullWidthCandidates(holes []*grammar.Hole, cfg grammar.Config, w int) []grammar.Config {
+	out := []grammar.Config{cfg}
+	for _, signed := range []bool{false, true} {
+		c := widenConstants(holes, cfg, w, signed)
+		if !slices.ContainsFunc(out, func(d grammar.Config) bool { return slices.Equal(c, d) }) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// widenConstants reads constants found at a reduced width w as the full
+// width will: an unsigned one as its low bits (or, with signed, as a
+// signed value, sign-extended), a signed one sign-extended.
+func widenConstants(holes []*grammar.Hole, cfg grammar.Config, w int, signed bool) grammar.Config {
 	out := append(grammar.Config(nil), cfg...)
 	for i, h := range holes {
 		if h.Kind == grammar.HoleChoice || h.Bits <= w {
 			continue
 		}
 		v := out[i] & (1<<uint(w) - 1)
-		if h.Kind == grammar.HoleSConst && v>>uint(w-1) != 0 {
+		if (signed || h.Kind == grammar.HoleSConst) && v>>uint(w-1) != 0 {
 			v |= ^uint64(0) << uint(w)
 			if h.Bits < 64 {
 				v &= 1<<uint(h.Bits) - 1
@@ -169,8 +204,9 @@ func verifySketch(ctx context.Context, g sketch, spec Spec, cfg grammar.Config, 
 	return ok, err
 }
 
-// cegis is the CEGIS loop at one width.
-func cegis(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
+// cegis is one CEGIS run: find hole values on the examples, verify them,
+// add the counterexample, repeat.
+func cegis(ctx context.Context, g sketch, spec Spec, r search) (grammar.Config, QueryStats, error) {
 	start := time.Now()
 	var st QueryStats
 	if states, packets := g.arity(); spec.States != states || spec.Packets != packets {
@@ -181,16 +217,19 @@ func cegis(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config,
 	defer x.Close()
 	holes := grammar.HoleVars(x, g.holes(), "h")
 	synth := x.NewSolverFor("QF_BV")
-	r := rand.New(rand.NewSource(int64(len(g.holes()))))
+	if r.pool != nil {
+		restrictConstants(x, synth, g.holes(), holes, r.pool, r.full)
+	}
+	rng := rand.New(rand.NewSource(int64(len(g.holes()))))
 	// A few first examples spare the early iterations.
-	for _, e := range seedExamples(r, spec, width) {
-		if err := addExample(x, synth, g, spec, holes, e, width); err != nil {
+	for _, e := range seedExamples(rng, spec, r.narrow) {
+		if err := addExample(x, synth, g, spec, holes, e, r.narrow); err != nil {
 			return nil, st, err
 		}
 		st.Examples++
 	}
 	for st.Iterations = 1; st.Iterations <= maxIterations; st.Iterations++ {
-		res, err := synth.Check(ctx)
+		res, err := check(ctx, synth)
 		if err != nil {
 			return nil, st, fmt.Errorf("synth: ALU %s: %w", g.name(), err)
 		}
@@ -205,7 +244,7 @@ func cegis(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config,
 		if err != nil {
 			return nil, st, err
 		}
-		cex, ok, err := verify(ctx, x, g, spec, cfg, width)
+		cex, w, ok, err := r.check(ctx, x, g, spec, &cfg)
 		if err != nil {
 			return nil, st, err
 		}
@@ -213,12 +252,57 @@ func cegis(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config,
 			st.Time = time.Since(start)
 			return cfg, st, nil
 		}
-		if err := addExample(x, synth, g, spec, holes, cex, width); err != nil {
+		if err := addExample(x, synth, g, spec, holes, cex, w); err != nil {
 			return nil, st, err
 		}
 		st.Examples++
 	}
 	return nil, st, fmt.Errorf("synth: ALU %s: no convergence after %d iterations", g.name(), maxIterations)
+}
+
+// check verifies a candidate at the narrow width, then at the full width
+// (in each of its full-width readings, *cfg becoming the one that holds).
+// When it fails, it returns the counterexample and its width.
+func (r search) check(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg *grammar.Config) (example, int, bool, error) {
+	if r.narrow < r.full {
+		cex, ok, err := verify(ctx, x, g, spec, *cfg, r.narrow)
+		if err != nil || !ok {
+			return cex, r.narrow, false, err
+		}
+	}
+	candidates := []grammar.Config{*cfg}
+	if r.narrow < r.full {
+		candidates = fullWidthCandidates(g.holes(), *cfg, r.narrow)
+	}
+	var first example
+	for i, c := range candidates {
+		cex, ok, err := verify(ctx, x, g, spec, c, r.full)
+		if err != nil || ok {
+			*cfg = c
+			return cex, r.full, ok, err
+		}
+		if i == 0 {
+			first = cex
+		}
+	}
+	return first, r.full, false, nil
+}
+
+// restrictConstants limits the constant holes to the values of pool that
+// they hold.
+func restrictConstants(x *z3.Context, s *z3.Solver, holes []*grammar.Hole, vars []z3.Expr, pool []uint64, width int) {
+	for i, h := range holes {
+		if h.Kind == grammar.HoleChoice {
+			continue
+		}
+		var alts []z3.Expr
+		for _, v := range pool {
+			if v, ok := holeValue(h, v, width); ok {
+				alts = append(alts, vars[i].Eq(x.BV(v, h.Bits)))
+			}
+		}
+		s.Assert(x.Or(alts...))
+	}
 }
 
 // example is one input of the spec: state and packet values.
@@ -236,6 +320,34 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 		}
 		for j := range e.packets {
 			e.packets[j] = uint64(r.Intn(8)) & mask & widthMask(spec.PacketWidths, j)
+			if v, ok := spec.Fixed[j]; ok {
+				e.packets[j] = v & mask
+			}
+		}
+		out = append(out, e)
+	}
+	// Inputs near the spec's constants, and anywhere in the word.
+	var near []uint64
+	for _, c := range spec.Constants {
+		near = append(near, c-1, c, c+1)
+	}
+	pick := func(wm uint64) uint64 {
+		k := r.Intn(len(near) + 3)
+		switch {
+		case k < len(near):
+			return near[k] & mask & wm
+		case k == len(near):
+			return 0
+		}
+		return r.Uint64() & mask & wm
+	}
+	for i := 0; i < 4; i++ {
+		e := example{states: make([]uint64, spec.States), packets: make([]uint64, spec.Packets)}
+		for j := range e.states {
+			e.states[j] = pick(widthMask(spec.StateWidths, j))
+		}
+		for j := range e.packets {
+			e.packets[j] = pick(widthMask(spec.PacketWidths, j))
 			if v, ok := spec.Fixed[j]; ok {
 				e.packets[j] = v & mask
 			}
@@ -294,7 +406,7 @@ func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar
 	s := x.NewSolverFor("QF_BV")
 	s.Assert(spec.inRange(x, states, packets, width))
 	s.Assert(x.And(eqs...).Not())
-	res, err := s.Check(ctx)
+	res, err := check(ctx, s)
 	if err != nil {
 		return example{}, false, fmt.Errorf("synth: ALU %s: verifying: %w", g.name(), err)
 	}
@@ -349,4 +461,81 @@ func readConfig(m *z3.Model, holes []z3.Expr) (grammar.Config, error) {
 		cfg[i] = v.Uint64()
 	}
 	return cfg, nil
+}
+
+// constantPool lists the values a constant hole likely takes: the spec's
+// constants, their negations and neighbours, 0 and 1, at width w.
+func constantPool(spec Spec, w int) []uint64 {
+	mask := uint64(1)<<uint(w) - 1
+	pool := []uint64{0, 1, mask}
+	for _, c := range spec.Constants {
+		for _, v := range []uint64{c, -c, c - 1, c + 1, -c - 1, -c + 1} {
+			if v &= mask; !slices.Contains(pool, v) {
+				pool = append(pool, v)
+			}
+		}
+	}
+	return pool
+}
+
+// holeValue is the value of a constant hole that makes the width-bit
+// word v, if the hole holds it: a narrower unsigned hole holds v's low
+// bits when the rest are 0, a signed one when they repeat its sign.
+func holeValue(h *grammar.Hole, v uint64, width int) (uint64, bool) {
+	if h.Bits >= width || h.Bits >= 64 {
+		return v, true
+	}
+	low := v & (1<<uint(h.Bits) - 1)
+	if low == v {
+		return low, h.Kind != grammar.HoleSConst || v>>uint(h.Bits-1) == 0
+	}
+	signExtended := low | (^uint64(0) << uint(h.Bits))
+	if width < 64 {
+		signExtended &= 1<<uint(width) - 1
+	}
+	return low, h.Kind == grammar.HoleSConst && signExtended == v
+}
+
+// A query's budget is counted in Z3's resource units (its "rlimit"), not
+// in time: a time budget cuts a query sooner on a loaded machine, and the
+// mapping found, hence the stage count, would depend on the load.
+// unitsPerSecond converts: about what Z3 counts in a second of these
+// queries on the 2-core machine the budgets were set on.
+const unitsPerSecond = 6_000_000
+
+// errBudget is a query's work budget running out.
+var errBudget = errors.New("the query's work budget ran out")
+
+// workBudget is what a query has left of its budget.
+type workBudget struct{ left uint64 }
+
+type budgetKey struct{}
+
+// withBudget gives the queries run under ctx a budget of d's worth of
+// solver work.
+func withBudget(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, budgetKey{}, &workBudget{left: uint64(d.Seconds() * unitsPerSecond)})
+}
+
+// check runs a solver check within the query's budget, if it has one.
+func check(ctx context.Context, s *z3.Solver) (z3.Result, error) {
+	b, _ := ctx.Value(budgetKey{}).(*workBudget)
+	if b == nil {
+		return s.Check(ctx)
+	}
+	if b.left == 0 {
+		return z3.Unknown, errBudget
+	}
+	limit := min(b.left, math.MaxUint32)
+	s.SetResourceLimit(uint32(limit))
+	before := s.ResourcesUsed()
+	res, err := s.Check(ctx)
+	used := s.ResourcesUsed() - before
+	b.left -= min(used, b.left)
+	// Z3 says "canceled" when its resource limit stops a check.
+	if err == nil && res == z3.Unknown && (used >= limit || strings.Contains(s.ReasonUnknown(), "cancel")) {
+		b.left = 0
+		return res, errBudget
+	}
+	return res, err
 }

@@ -40,12 +40,15 @@ type Options struct {
 	// Cache, when not nil, answers repeated queries.
 	Cache Cache
 	// AttemptBudget bounds each stateful attempt but the last (the
-	// deepest); 0 means DefaultAttemptBudget, negative no bound.
+	// deepest): the solver work it may take, given as the time it takes
+	// on a reference machine (the bound counts work, not time, so that
+	// results do not depend on the load); 0 means DefaultAttemptBudget,
+	// negative no bound.
 	AttemptBudget time.Duration
 }
 
-// DefaultAttemptBudget is the time a shallower stateful mapping may take
-// before synthesis moves to the next.
+// DefaultAttemptBudget is the work (as time on the reference machine) a
+// shallower stateful mapping may take before synthesis moves to the next.
 const DefaultAttemptBudget = 8 * time.Second
 
 // Synthesize maps a transaction onto configured ALUs: stateful ALUs for
@@ -53,18 +56,19 @@ const DefaultAttemptBudget = 8 * time.Second
 // stateless trees that compute the terms they read (their frontiers), and
 // stateless trees for the outputs. Each ALU is found by a CEGIS query.
 //
-// With a multi-state ALU it first packs each group with the group it
-// reads, and falls back to unpacked groups when that fails. What cannot
-// be mapped is an *UnsupportedError naming the action.
+// With a multi-state ALU it tries the ways to pack groups into one ALU
+// with a group they read (CaT's predecessor packing), best bound first,
+// and keeps the shallowest mapping; without packing last. What cannot be
+// mapped is an *UnsupportedError naming the action.
 func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, opts Options) (*Graph, Stats, error) {
 	opts.Width = cmp.Or(opts.Width, DefaultWidth)
 	if opts.AttemptBudget == 0 {
 		opts.AttemptBudget = DefaultAttemptBudget
 	}
 	var stats Stats
-	// attempt reports whether a query ran out of its time budget.
-	attempt := func(pack bool, budget time.Duration) (*Graph, bool, error) {
-		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, pack: pack, cache: opts.Cache,
+	// attempt reports whether a query ran out of its budget.
+	attempt := func(p plan, budget time.Duration) (*Graph, bool, error) {
+		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, plan: p.merges, cache: opts.Cache,
 			attemptBudget: budget,
 			g:             &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
 		err := s.run()
@@ -76,25 +80,45 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 		}
 		return s.g, s.budgetCuts > 0, s.g.ComputeDepths()
 	}
+	plans := []plan{{}}
+	if !opts.NoPredecessorPacking && len(stateful.States) >= 2 {
+		plans = (&synthesizer{tx: tx, stateful: stateful}).packingPlans()
+	}
+	var best *Graph
+	var lastErr error
+	var cut []plan
 	var u *UnsupportedError
-	if opts.NoPredecessorPacking || len(stateful.States) < 2 {
-		g, _, err := attempt(false, opts.AttemptBudget)
-		return g, stats, err
-	}
-	g, cut, err := attempt(true, opts.AttemptBudget)
-	if !errors.As(err, &u) {
-		return g, stats, err
-	}
-	g, _, err = attempt(false, opts.AttemptBudget)
-	if cut && errors.As(err, &u) {
-		// Packing had queries cut by their budget, and without it there
-		// is no mapping: ask them again, unbounded (a mapping found late
-		// beats none; on a loaded machine the budget cuts more).
-		if pg, _, perr := attempt(true, -1); !errors.As(perr, &u) {
-			return pg, stats, perr
+	for _, p := range plans {
+		if best != nil && best.Depth() <= p.chain {
+			continue // it cannot do better
+		}
+		g, cuts, err := attempt(p, opts.AttemptBudget)
+		if errors.As(err, &u) {
+			lastErr = err
+			if cuts && len(p.merges) > 0 {
+				cut = append(cut, p)
+			}
+			continue
+		}
+		if err != nil {
+			return nil, stats, err
+		}
+		if best == nil || g.Depth() < best.Depth() {
+			best = g
 		}
 	}
-	return g, stats, err
+	if best != nil {
+		return best, stats, nil
+	}
+	// Packings had queries cut by their budget, and no plan maps: ask them
+	// again, unbounded (a mapping found late beats none; on a loaded
+	// machine the budget cuts more).
+	for _, p := range cut {
+		if g, _, err := attempt(p, -1); !errors.As(err, &u) {
+			return g, stats, err
+		}
+	}
+	return nil, stats, lastErr
 }
 
 type synthesizer struct {
@@ -102,9 +126,9 @@ type synthesizer struct {
 	tx                  *Transaction
 	stateful, stateless *grammar.Grammar
 	width               int
-	pack                bool // pack groups with their predecessors
+	plan                []merge // the groups to pack into one ALU
 	cache               Cache
-	// budgetCuts counts the queries cut by their time budget (under
+	// budgetCuts counts the queries cut by their budget (under
 	// statsMu).
 	budgetCuts    int
 	attemptBudget time.Duration
@@ -168,28 +192,11 @@ func (gr *group) owns(c *Cell) bool {
 }
 
 // groups puts the live cells into groups, merging cells that read each
-// other, and returns them in dependency order.
+// other and packing as the plan says, and returns them in dependency
+// order.
 func (s *synthesizer) groups() ([]*group, error) {
-	var groups []*group
-	groupOf := map[*Cell]*group{}
-	for _, c := range s.liveCells() {
-		gr := &group{cells: []*Cell{c}}
-		groups = append(groups, gr)
-		groupOf[c] = gr
-	}
-	for {
-		for _, gr := range groups {
-			s.linkGroup(gr, groupOf)
-		}
-		merged := mergeCycles(groups, groupOf)
-		if len(merged) == len(groups) {
-			break
-		}
-		groups = merged
-	}
-	if s.pack {
-		groups = s.packPredecessors(groups, groupOf)
-	}
+	groups, groupOf := s.baseGroups()
+	groups = s.pack(groups, groupOf, s.plan)
 	for _, gr := range groups {
 		if len(gr.cells) > len(s.stateful.States) {
 			return nil, s.unsupported("state variables %s read each other; ALU %s holds %d", cellNames(gr.cells), s.stateful.Name, len(s.stateful.States))
@@ -210,37 +217,6 @@ func (s *synthesizer) groups() ([]*group, error) {
 		}
 	}
 	return topoOrder(groups), nil
-}
-
-// packPredecessors merges each group that reads exactly one other group
-// into it while the ALU holds both, so one stage does what two would.
-func (s *synthesizer) packPredecessors(groups []*group, groupOf map[*Cell]*group) []*group {
-	for {
-		var from, into *group
-		for _, gr := range groups {
-			if len(gr.deps) == 1 && len(gr.cells)+len(gr.deps[0].cells) <= len(s.stateful.States) {
-				from, into = gr, gr.deps[0]
-				break
-			}
-		}
-		if from == nil {
-			return groups
-		}
-		into.cells = append(into.cells, from.cells...)
-		for _, c := range from.cells {
-			groupOf[c] = into
-		}
-		var rest []*group
-		for _, gr := range groups {
-			if gr != from {
-				rest = append(rest, gr)
-			}
-		}
-		groups = rest
-		for _, gr := range groups {
-			s.linkGroup(gr, groupOf)
-		}
-	}
 }
 
 // liveCells are the cells whose state changes or is read by an output.
@@ -423,7 +399,7 @@ func (s *synthesizer) attempts(gr *group) []attempt {
 // mapGroup adds the group's ALU by the first attempt, in order, that has
 // a configuration and whose inputs the stateless ALUs can compute (an
 // attempt that fails there is undone and the next one tried). The first
-// round gives every query but the last a time budget (every query, with
+// round gives every query but the last a budget (every query, with
 // packing: the run without it is the fallback); the queries that ran out
 // of it run again without one, since a mapping found late beats none.
 func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
@@ -437,13 +413,13 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 				queries = append(queries, sketchQuery{aluSketch{s.stateful}, s.statefulSpec(gr, a.frontier, a.out)})
 			}
 		}
-		if len(idx) == 0 || round > 0 && s.pack {
+		if len(idx) == 0 || round > 0 && len(s.plan) > 0 {
 			return false, nil
 		}
 		budgeted := 0
 		if round == 0 {
 			budgeted = len(queries) - 1
-			if s.pack {
+			if len(s.plan) > 0 {
 				budgeted = len(queries)
 			}
 		}
@@ -554,7 +530,7 @@ type sketchQuery struct {
 // configuration, and the configuration; -1 when none has. Queries run in
 // parallel, GOMAXPROCS at a time; a success cancels the queries after
 // it (with anyOrder, the first to succeed wins and cancels the rest). The
-// first budgeted queries have a time budget (budget), so a hard query for a
+// first budgeted queries have a budget (budget's worth of work), so a hard query for a
 // shallower mapping does not starve the ones after it (nor a caller's
 // fallback). noConfig lists the queries that ran to "no configuration"
 // (not those cut by their budget or cancelled).
@@ -573,7 +549,7 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget t
 		for j := range results {
 			ctxs[j], cancels[j] = context.WithCancel(s.ctx)
 			if start+j < budgeted && budget > 0 {
-				ctxs[j], cancels[j] = context.WithTimeout(s.ctx, budget)
+				ctxs[j] = withBudget(ctxs[j], budget)
 			}
 		}
 		var mu sync.Mutex
@@ -585,8 +561,9 @@ func (s *synthesizer) firstConfig(attempts []sketchQuery, budgeted int, budget t
 				defer wg.Done()
 				cfg, err := s.safeQuery(ctxs[j], q.sketch, q.spec)
 				r := result{cfg: cfg, err: err}
-				r.skipped = errors.Is(err, ErrNoConfig) || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
-				if err != nil && s.ctx.Err() == nil && errors.Is(ctxs[j].Err(), context.DeadlineExceeded) {
+				cut := errors.Is(err, errBudget)
+				r.skipped = errors.Is(err, ErrNoConfig) || cut || err != nil && s.ctx.Err() == nil && ctxs[j].Err() != nil
+				if cut {
 					s.count(func(*Stats) { s.budgetCuts++ })
 				}
 				mu.Lock()
@@ -894,22 +871,23 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 		}
 	}
 	spec.Key = termsKey(roots, bound)
+	spec.Constants = constantsOf(roots)
 	spec.Encode = func(x *z3.Context, states, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
-		env := map[*Term]z3.Expr{}
+		word := states[0].Width() // FindConfig may search at a reduced width
+		enc := newTermEncoder(x, word, roots)
 		for i, c := range gr.cells {
-			env[c.Pre] = narrow(states[i], c.Width)
+			enc.bind(c.Pre, states[i])
 		}
 		for i, t := range frontier {
-			env[t] = narrow(packets[i], t.Width)
+			enc.bind(t, packets[i])
 		}
-		word := states[0].Width() // FindConfig may search at a reduced width
 		news := append([]z3.Expr(nil), states...)
 		for i, c := range gr.cells {
-			news[i] = widen(c.Post.Encode(x, env), word)
+			news[i] = enc.encode(c.Post)
 		}
 		o := states[0]
 		if out != nil {
-			o = widen(out.Encode(x, env), word)
+			o = enc.encode(out)
 		}
 		return news, o
 	}
@@ -1062,12 +1040,13 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 		}
 	}
 	spec.Key = termsKey([]*Term{t}, bound)
+	spec.Constants = constantsOf([]*Term{t})
 	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
-		env := map[*Term]z3.Expr{}
+		enc := newTermEncoder(x, packets[0].Width(), []*Term{t})
 		for i, a := range args {
-			env[a] = narrow(packets[i], a.Width)
+			enc.bind(a, packets[i])
 		}
-		return nil, widen(t.Encode(x, env), packets[0].Width())
+		return nil, enc.encode(t)
 	}
 	cfg, err := s.query(aluSketch{g}, spec)
 	if err != nil {
@@ -1153,6 +1132,43 @@ func widths(ts []*Term) []int {
 	return out
 }
 
+// termEncoder encodes a spec's terms over the words of a search: scaled
+// to the word (EncodeScaled) when they all scale, else at their own
+// widths over the words' values zero-extended.
+type termEncoder struct {
+	x      *z3.Context
+	env    map[*Term]z3.Expr
+	word   int
+	scaled bool
+}
+
+func newTermEncoder(x *z3.Context, word int, terms []*Term) *termEncoder {
+	e := &termEncoder{x: x, env: map[*Term]z3.Expr{}, word: word, scaled: true}
+	for _, t := range terms {
+		if t != nil && !t.Scales(word) {
+			e.scaled = false
+		}
+	}
+	return e
+}
+
+// bind gives a leaf the value a word holds.
+func (e *termEncoder) bind(t *Term, v z3.Expr) {
+	w := t.Width
+	if e.scaled {
+		w = ScaledWidth(w, e.word)
+	}
+	e.env[t] = narrow(v, w)
+}
+
+// encode is a term's value as a word.
+func (e *termEncoder) encode(t *Term) z3.Expr {
+	if e.scaled {
+		return widen(t.EncodeScaled(e.x, e.env, e.word), e.word)
+	}
+	return widen(t.Encode(e.x, e.env), e.word)
+}
+
 // narrow views a word as a w-bit value (the word holds it
 // zero-extended; a word narrower than w, in a reduced-width search, holds
 // a small value).
@@ -1213,4 +1229,27 @@ func termList(ts []*Term) string {
 		out = append(out, t.String())
 	}
 	return strings.Join(out, ", ")
+}
+
+// constantsOf lists the constants the terms compute with.
+func constantsOf(roots []*Term) []uint64 {
+	var out []uint64
+	seen := map[*Term]bool{}
+	var walk func(t *Term)
+	walk = func(t *Term) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.IsConst() && !slices.Contains(out, t.Value) {
+			out = append(out, t.Value)
+		}
+		for _, a := range t.Args {
+			walk(a)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	return out
 }

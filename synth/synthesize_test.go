@@ -158,6 +158,33 @@ func TestPredecessorPacking(t *testing.T) {
 	}
 }
 
+// TestPackingChoosesThePartner: DNS TTL change's counter reads the "seen"
+// flag and the last TTL. By hand, on Tofino: packed with the last TTL (a
+// register pair), its ALU compares the TTL with the old one itself and
+// takes the flag, which the seen ALU outputs a stage earlier, as an input:
+// 2 stages (CaT's count). Packed with the flag instead, the TTL
+// comparison needs two packet inputs compared, which no comparison unit
+// does: a stateless ALU computes it first, 3 stages; greedy packing,
+// which packs only groups that read one other group, packs neither.
+func TestPackingChoosesThePartner(t *testing.T) {
+	prog := corpus.Load(t, "dns_ttl_change.p4")
+	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := tofino.Target()
+	stateful, _ := tg.Grammar("stateful")
+	stateless, _ := tg.Grammar("stateless")
+	g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Depth() != 2 {
+		t.Errorf("depth %d, want 2\n%s", g.Depth(), g)
+	}
+	checkGraph(t, prog, tx, g)
+}
+
 // TestSynthesizeRefusesMutualState: CONGA's two state variables read each
 // other, which a one-state atom cannot hold; the error says so.
 func TestSynthesizeRefusesMutualState(t *testing.T) {

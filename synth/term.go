@@ -549,15 +549,75 @@ func (t *Term) Eval(env map[*Term]uint64, memo map[*Term]uint64) uint64 {
 // Encode builds the Z3 term of t. env gives the terms of its inputs and
 // pre-states (and of any subterm it should treat as a leaf).
 func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
+	return t.encode(x, env, 0)
+}
+
+// EncodeScaled builds the Z3 term of the same formula as t over narrower
+// words: every width above word becomes word (a 32-bit subtraction
+// becomes an 8-bit one, which wraps at 8 bits as the 32-bit one wraps at
+// 32). A reduced-width search needs this: t at its own widths over small
+// inputs wraps differently from an ALU computing at the reduced width,
+// and matching it needs configurations that are wrong at the full width.
+// env's terms must have the scaled widths; t must scale (Scales).
+func (t *Term) EncodeScaled(x *z3.Context, env map[*Term]z3.Expr, word int) z3.Expr {
+	return t.encode(x, env, word)
+}
+
+// Scales reports whether t means the same over words of word bits: no
+// bit slice reads above word, no concatenation is wider.
+func (t *Term) Scales(word int) bool {
+	ok := true
+	seen := map[*Term]bool{}
+	var walk func(u *Term)
+	walk = func(u *Term) {
+		if seen[u] || !ok {
+			return
+		}
+		seen[u] = true
+		switch {
+		case u.Op == OpExtract && u.Args[0].Width > word && u.Hi >= word,
+			u.Op == OpConcat && u.Width > word:
+			ok = false
+		}
+		for _, a := range u.Args {
+			walk(a)
+		}
+	}
+	walk(t)
+	return ok
+}
+
+// ScaledWidth is the width of a w-bit term encoded over word-bit words
+// (0: not scaled).
+func ScaledWidth(w, word int) int {
+	if word > 0 && w > word {
+		return word
+	}
+	return w
+}
+
+func (t *Term) encode(x *z3.Context, env map[*Term]z3.Expr, word int) z3.Expr {
 	if e, ok := env[t]; ok {
 		return e
 	}
 	var e z3.Expr
-	arg := func(i int) z3.Expr { return t.Args[i].Encode(x, env) }
+	w := ScaledWidth(t.Width, word)
+	arg := func(i int) z3.Expr { return t.Args[i].encode(x, env, word) }
+	// extend widens an argument to the term's width (a no-op when
+	// scaling made them equal).
+	extend := func(a z3.Expr, signed bool) z3.Expr {
+		switch {
+		case a.Width() == w:
+			return a
+		case signed:
+			return a.SignExt(w - a.Width())
+		}
+		return a.ZeroExt(w - a.Width())
+	}
 	truth := func(b z3.Expr) z3.Expr { return x.Ite(b, x.BV(1, 1), x.BV(0, 1)) }
 	switch t.Op {
 	case OpConst:
-		e = x.BV(t.Value, t.Width)
+		e = x.BV(t.Value&mask(w), w)
 	case OpInput, OpPre, OpHash:
 		panic("synth: encoding a leaf without a binding: " + t.Name)
 	case OpAdd:
@@ -575,11 +635,11 @@ func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
 	case OpNot:
 		e = arg(0).BVNot()
 	case OpShl:
-		e = arg(0).Shl(x.BV(t.Value, t.Width))
+		e = arg(0).Shl(x.BV(min(t.Value, uint64(w)), w))
 	case OpShr:
-		e = arg(0).LShr(x.BV(t.Value, t.Width))
+		e = arg(0).LShr(x.BV(min(t.Value, uint64(w)), w))
 	case OpSar:
-		e = arg(0).AShr(x.BV(t.Value, t.Width))
+		e = arg(0).AShr(x.BV(min(t.Value, uint64(w)), w))
 	case OpEq:
 		e = truth(arg(0).Eq(arg(1)))
 	case OpNe:
@@ -595,9 +655,9 @@ func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
 	case OpIte:
 		e = x.Ite(arg(0).Eq(x.BV(1, 1)), arg(1), arg(2))
 	case OpZext:
-		e = arg(0).ZeroExt(t.Width - t.Args[0].Width)
+		e = extend(arg(0), false)
 	case OpSext:
-		e = arg(0).SignExt(t.Width - t.Args[0].Width)
+		e = extend(arg(0), true)
 	case OpExtract:
 		e = arg(0).Extract(t.Hi, t.Lo)
 	case OpConcat:
@@ -605,9 +665,9 @@ func (t *Term) Encode(x *z3.Context, env map[*Term]z3.Expr) z3.Expr {
 	case OpSatAddU:
 		a, b := arg(0).ZeroExt(1), arg(1).ZeroExt(1)
 		sum := a.Add(b)
-		e = x.Ite(sum.Extract(t.Width, t.Width).Eq(x.BV(1, 1)), x.BV(mask(t.Width), t.Width), sum.Extract(t.Width-1, 0))
+		e = x.Ite(sum.Extract(w, w).Eq(x.BV(1, 1)), x.BV(mask(w), w), sum.Extract(w-1, 0))
 	case OpSatSubU:
-		e = x.Ite(arg(0).ULT(arg(1)), x.BV(0, t.Width), arg(0).Sub(arg(1)))
+		e = x.Ite(arg(0).ULT(arg(1)), x.BV(0, w), arg(0).Sub(arg(1)))
 	default:
 		panic(fmt.Sprintf("synth: cannot encode %v", t.Op))
 	}

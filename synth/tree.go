@@ -94,13 +94,13 @@ func (t *tree) shape() string {
 }
 
 func (t *tree) encode(x *z3.Context, holes, _, packets []z3.Expr, width int) (grammar.Terms, error) {
-	env := map[*Term]z3.Expr{}
+	enc := newTermEncoder(x, width, t.operands)
 	for i, in := range t.inputs {
-		env[in] = narrow(packets[i], in.Width)
+		enc.bind(in, packets[i])
 	}
 	ops := make([]z3.Expr, len(t.operands))
 	for i, o := range t.operands {
-		ops[i] = widen(o.Encode(x, env), width)
+		ops[i] = enc.encode(o)
 	}
 	var below []z3.Expr
 	for l, level := range t.nodes {
@@ -417,13 +417,13 @@ func treeSpec(tr *tree, t *Term) Spec {
 		bound[in] = "p" + strconv.Itoa(i)
 	}
 	spec := Spec{Packets: len(tr.inputs), PacketWidths: widths(tr.inputs), CareOutput: true,
-		Key: tr.shape() + termsKey(append([]*Term{t}, tr.operands...), bound)}
+		Key: tr.shape() + termsKey(append([]*Term{t}, tr.operands...), bound), Constants: constantsOf([]*Term{t})}
 	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
-		env := map[*Term]z3.Expr{}
+		enc := newTermEncoder(x, packets[0].Width(), append([]*Term{t}, tr.operands...))
 		for i, in := range tr.inputs {
-			env[in] = narrow(packets[i], in.Width)
+			enc.bind(in, packets[i])
 		}
-		return nil, widen(t.Encode(x, env), packets[0].Width())
+		return nil, enc.encode(t)
 	}
 	return spec
 }
