@@ -49,7 +49,7 @@ type Options struct {
 
 // DefaultAttemptBudget is the work (as time on the reference machine) a
 // shallower stateful mapping may take before synthesis moves to the next.
-const DefaultAttemptBudget = 8 * time.Second
+const DefaultAttemptBudget = 3 * time.Second
 
 // Synthesize maps a transaction onto configured ALUs: stateful ALUs for
 // its state variables (those that read each other share one), fed by
@@ -111,8 +111,7 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 		return best, stats, nil
 	}
 	// Packings had queries cut by their budget, and no plan maps: ask them
-	// again, unbounded (a mapping found late beats none; on a loaded
-	// machine the budget cuts more).
+	// again, unbounded (a mapping found late beats none).
 	for _, p := range cut {
 		if g, _, err := attempt(p, -1); !errors.As(err, &u) {
 			return g, stats, err
@@ -1156,7 +1155,7 @@ func newTermEncoder(x *z3.Context, word int, terms []*Term) *termEncoder {
 func (e *termEncoder) bind(t *Term, v z3.Expr) {
 	w := t.Width
 	if e.scaled {
-		w = ScaledWidth(w, e.word)
+		w = scaledWidth(w, e.word)
 	}
 	e.env[t] = narrow(v, w)
 }

@@ -35,6 +35,20 @@ func setup(t *testing.T, file, atom string) (*ir.Program, *synth.Transaction, *g
 	return prog, tx, stateful, stateless
 }
 
+// setupTofino is setup with the Tofino ALUs.
+func setupTofino(t *testing.T, file string) (*ir.Program, *synth.Transaction, *grammar.Grammar, *grammar.Grammar) {
+	t.Helper()
+	prog := corpus.Load(t, file)
+	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := tofino.Target()
+	stateful, _ := tg.Grammar("stateful")
+	stateless, _ := tg.Grammar("stateless")
+	return prog, tx, stateful, stateless
+}
+
 // TestSynthesizeMeansTheAction synthesizes benchmarks for their Table 4
 // Banzai atoms, proves each graph with Z3, and runs it, one stage per
 // depth, against the interpreter on 2 × 10,000 random packets with
@@ -117,14 +131,7 @@ func checkGraph(t *testing.T, prog *ir.Program, tx *synth.Transaction, g *synth.
 // compares that difference with 5 itself (3). CaT's 2 folds arrival - lt
 // > 5 into one comparison, which is wrong where the subtraction wraps.
 func TestTofinoFlowlet(t *testing.T) {
-	prog := corpus.Load(t, "flowlet.p4")
-	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg := tofino.Target()
-	stateful, _ := tg.Grammar("stateful")
-	stateless, _ := tg.Grammar("stateless")
+	prog, tx, stateful, stateless := setupTofino(t, "flowlet.p4")
 	// A short budget: the packed mapping has no configuration, and proving
 	// that takes minutes.
 	g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{AttemptBudget: 2 * time.Second})
@@ -167,14 +174,7 @@ func TestPredecessorPacking(t *testing.T) {
 // does: a stateless ALU computes it first, 3 stages; greedy packing,
 // which packs only groups that read one other group, packs neither.
 func TestPackingChoosesThePartner(t *testing.T) {
-	prog := corpus.Load(t, "dns_ttl_change.p4")
-	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg := tofino.Target()
-	stateful, _ := tg.Grammar("stateful")
-	stateless, _ := tg.Grammar("stateless")
+	prog, tx, stateful, stateless := setupTofino(t, "dns_ttl_change.p4")
 	g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -587,9 +587,9 @@ func (t *Term) Scales(word int) bool {
 	return ok
 }
 
-// ScaledWidth is the width of a w-bit term encoded over word-bit words
+// scaledWidth is the width of a w-bit term encoded over word-bit words
 // (0: not scaled).
-func ScaledWidth(w, word int) int {
+func scaledWidth(w, word int) int {
 	if word > 0 && w > word {
 		return word
 	}
@@ -601,7 +601,7 @@ func (t *Term) encode(x *z3.Context, env map[*Term]z3.Expr, word int) z3.Expr {
 		return e
 	}
 	var e z3.Expr
-	w := ScaledWidth(t.Width, word)
+	w := scaledWidth(t.Width, word)
 	arg := func(i int) z3.Expr { return t.Args[i].encode(x, env, word) }
 	// extend widens an argument to the term's width (a no-op when
 	// scaling made them equal).
