@@ -62,9 +62,11 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 		// stage more than CaT: flowlets on pred_raw, whose comparison of
 		// arrival - last time with 5 neither pred_raw's comparator (state
 		// or 0 against an input) nor one stateless ALU can do (4 against
-		// 3), and spam detection, whose threshold 100 no 5-bit immediate
-		// holds: it comes in as an input (action data), 2 stages against
-		// CaT's 1.
+		// 3), and spam detection: count + 1 > 100 is false at count
+		// 0xffffffff, where the sum wraps to 0, and pair's exact
+		// comparisons spend both its levels on the count's range, so
+		// is_mail == 1 comes from a stateless ALU first: 2 stages against
+		// CaT's 1 (CaT's model does not wrap).
 		depth int
 	}{
 		{"sampling.p4", "if_else_raw", 2},
