@@ -960,12 +960,15 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 		return Operand{}, s.unsupported("%s needs %d inputs; ALU %s has %d", t, len(args), g.Name, len(g.Packets))
 	}
 	// The ALU's operands are wired in order (Tofino's VLIW slot has x1 -
-	// x0 but not x0 - x1), so both orders are tried; a constant no
-	// immediate holds comes in as an input (action data).
+	// x0 but not x0 - x1), so both orders are tried; the constants no
+	// immediate holds come in as inputs (action data), and failing that
+	// all of them (Tofino's slot has x0 ^ x1 but not x0 ^ i).
 	orders := [][]*Term{args, reversed(args)}
-	if wide := wideConstantArgs(t, g); len(wide) > 0 && len(args)+len(wide) <= len(g.Packets) {
-		with := append(append([]*Term(nil), args...), wide...)
-		orders = append(orders, with, reversed(with))
+	for _, consts := range [][]*Term{wideConstantArgs(t, g), constantArgs(t)} {
+		if len(consts) > 0 && len(args)+len(consts) <= len(g.Packets) {
+			with := append(append([]*Term(nil), args...), consts...)
+			orders = append(orders, with, reversed(with))
+		}
 	}
 	var tried [][]*Term
 	for _, order := range orders {
@@ -994,6 +997,17 @@ func wideConstantArgs(t *Term, g *grammar.Grammar) []*Term {
 	var out []*Term
 	for _, a := range t.Args {
 		if a.IsConst() && bits < 64 && a.Value>>uint(bits) != 0 && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// constantArgs lists t's constant operands.
+func constantArgs(t *Term) []*Term {
+	var out []*Term
+	for _, a := range t.Args {
+		if a.IsConst() && !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}

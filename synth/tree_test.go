@@ -2,10 +2,13 @@ package synth
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/p4hls/p4hls/backends/banzai"
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/tofino"
 )
 
 // TestTreeOverConstants: without preprocessing, a value made of constants
@@ -27,5 +30,28 @@ func TestTreeOverConstants(t *testing.T) {
 		fields: map[string]int{}, done: map[*Term]Operand{sum: {Kind: FromALU, Index: 0}}}
 	if _, ok, err := s.statelessTree(shifted); err != nil || ok {
 		t.Errorf("statelessTree = %v, %v; want no tree and no error", ok, err)
+	}
+}
+
+// TestConstantAsInput: Tofino's VLIW slot has x0 ^ x1 but no x0 ^ i, so
+// x ^ 5 takes one ALU with 5 as its second input (action data), though 5
+// fits the immediate. SipHash failed on this.
+func TestConstantAsInput(t *testing.T) {
+	b := NewBuilder()
+	x := b.Input("x", nil, 32)
+	five := b.Const(5, 32)
+	term := b.Binary(OpXor, x, five)
+	stateless, _ := tofino.Target().Grammar("stateless")
+	s := &synthesizer{ctx: context.Background(), tx: &Transaction{Action: &ir.Action{Name: "a"}}, stateless: stateless,
+		width: 32, attemptBudget: time.Second, g: &Graph{}, fields: map[string]int{}, done: map[*Term]Operand{x: {Kind: FromField}}}
+	op, err := s.statelessALU(term)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.Kind != FromALU || len(s.g.ALUs) != 1 {
+		t.Fatalf("got %+v and %d ALUs, want one ALU", op, len(s.g.ALUs))
+	}
+	if in := s.g.ALUs[0].Inputs; !slices.Contains(in, Operand{Kind: FromConst, Value: 5}) {
+		t.Errorf("inputs %+v, want the constant 5 among them", in)
 	}
 }
