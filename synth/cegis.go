@@ -81,11 +81,10 @@ type QueryStats struct {
 // counterexample, and real specifications converge in a handful.
 const maxIterations = 200
 
-// SearchWidth is the word width of the first, cheaper search: CEGIS at
-// SearchWidth bits, whose result is then verified at the full width (and
-// the full-width search runs only when that fails). Solving over 8-bit
-// words is much cheaper than over 32-bit ones, and most configurations do
-// not depend on the width. 0 turns the first search off.
+// SearchWidth is the word width of the first, cheaper searches (see
+// search): examples at SearchWidth bits, candidates then verified at the
+// full width; the search at the full width alone runs only when they find
+// nothing. 0 turns them off.
 var SearchWidth = 8
 
 // FindConfig finds hole values with which g computes spec on every input
@@ -464,7 +463,7 @@ func readConfig(m *z3.Model, holes []z3.Expr) (grammar.Config, error) {
 }
 
 // constantPool lists the values a constant hole likely takes: the spec's
-// constants, their negations and neighbours, 0 and 1, at width w.
+// constants, their negations and neighbours, 0, 1 and -1, at width w.
 func constantPool(spec Spec, w int) []uint64 {
 	mask := uint64(1)<<uint(w) - 1
 	pool := []uint64{0, 1, mask}
