@@ -27,6 +27,7 @@ var menshenPrograms = []struct {
 	defines map[string]string
 }{
 	{"sampling", nil},
+	{"rcp", nil}, // rtt < 30 unsigned: a tree over Menshen's signed comparisons
 	{"marple_new_flow", map[string]string{"NUM_FLOWS": "1"}},
 	{"dns_ttl_change", map[string]string{"NUM_DOMAINS": "1"}},
 	{"learn_filter", map[string]string{"FILTER_SIZE": "1"}},

@@ -981,6 +981,9 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 			return op, err
 		}
 	}
+	if op, ok, err := s.statelessTreeOfAnyDepth(t); err != nil || ok {
+		return op, err
+	}
 	return Operand{}, s.unsupported("no configuration of ALU %s computes %s", g.Name, t)
 }
 

@@ -276,11 +276,31 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 // statelessTree computes t by the shallowest tree of stateless ALUs that
 // beats one ALU per operation, if there is one (ok false when not).
 func (s *synthesizer) statelessTree(t *Term) (op Operand, ok bool, err error) {
+	return s.statelessTreeBelow(t, s.perOperationDepth(t, map[*Term]int{}))
+}
+
+// statelessTreeOfAnyDepth computes t by the shallowest tree of stateless
+// ALUs up to maxTreeLevels deep, for an operation no single ALU has (a
+// saturating subtraction on Banzai: a comparison, a difference and a
+// choice between it and 0).
+func (s *synthesizer) statelessTreeOfAnyDepth(t *Term) (op Operand, ok bool, err error) {
+	first := -1
+	for _, o := range s.treeOperands(t) {
+		if a := s.arrival(o); first < 0 || a < first {
+			first = a
+		}
+	}
+	return s.statelessTreeBelow(t, first+maxTreeLevels+1)
+}
+
+// statelessTreeBelow computes t by the shallowest tree of stateless ALUs
+// whose root is in a stage before limit, if there is one.
+func (s *synthesizer) statelessTreeBelow(t *Term, limit int) (op Operand, ok bool, err error) {
 	ops := s.treeOperands(t)
 	if len(ops) == 0 {
 		return Operand{}, false, nil
 	}
-	trees, queries := s.treeQueries(t, ops, s.perOperationDepth(t, map[*Term]int{}))
+	trees, queries := s.treeQueries(t, ops, limit)
 	// Tree queries are many and one ALU per operation is there when they
 	// fail: a short budget each.
 	i, cfg, _, err := s.firstConfig(queries, len(queries), min(s.attemptBudget, treeBudget), false)

@@ -55,3 +55,36 @@ func TestConstantAsInput(t *testing.T) {
 		t.Errorf("inputs %+v, want the constant 5 among them", in)
 	}
 }
+
+// TestSaturatingByATree: Banzai's stateless ALU has no saturating
+// subtraction, so one ALU per operation cannot compute x |-| 10; by hand,
+// a tree of depth 2 can: x >= 10 and x - 10 side by side, then the first
+// chooses between the second and 0 (3 ALUs).
+func TestSaturatingByATree(t *testing.T) {
+	b := NewBuilder()
+	x := b.Input("x", nil, 32)
+	term := b.Binary(OpSatSubU, x, b.Const(10, 32))
+	tg, err := banzai.Target("pred_raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateless, _ := tg.Grammar("stateless")
+	s := &synthesizer{ctx: context.Background(), tx: &Transaction{Action: &ir.Action{Name: "a"}}, stateless: stateless,
+		width: 32, attemptBudget: time.Second, g: &Graph{}, fields: map[string]int{}, done: map[*Term]Operand{x: {Kind: FromField}}}
+	op, err := s.statelessALU(term)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.Kind != FromALU || len(s.g.ALUs) != 3 {
+		t.Fatalf("got %+v and %d ALUs, want a tree of 3", op, len(s.g.ALUs))
+	}
+	fromALUs := 0
+	for _, in := range s.g.ALUs[op.Index].Inputs {
+		if in.Kind == FromALU {
+			fromALUs++
+		}
+	}
+	if fromALUs != 2 {
+		t.Errorf("the root reads %+v, want the other two ALUs", s.g.ALUs[op.Index].Inputs)
+	}
+}
