@@ -21,7 +21,7 @@ var sharedCache = synth.NewMemoryCache()
 // stateful benchmarks (on one register or a pair), and programs of
 // tables, gateways, switches and rewritten if-else chains.
 var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "rcp", "spam_detection",
-	"blue_increase", "blue_decrease", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
+	"blue_increase", "blue_decrease", "blue_increase_sat", "blue_decrease_sat", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
 	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run",
 	"ipv4_lpm", "tunnel_encap", // checksums computed in the deparser
 	"range_match", // an optional key as a ternary one

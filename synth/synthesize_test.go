@@ -86,6 +86,16 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 		// ALU picks by direction) and from_inside == 1 in stage 1, the
 		// state in 2, allowed = (new state == 1) in 3; CaT needs 4.
 		{"stateful_firewall.p4", "pred_raw", 3},
+		// With C's meaning (|-|, saturating): by hand, the stateless ALU
+		// has no one operation for now |-| 10, so a tree computes it in
+		// 2 stages (now >= 10 and now - 10, then the choice between the
+		// difference and 0), before the 3 stages of the wrapping
+		// version's mapping: 5. Flowlets: the old time (1), the
+		// comparison and the difference (2), the choice (3), > 5 (4), the
+		// hop (5).
+		{"blue_increase_sat.p4", "pred_raw", 5},
+		{"blue_decrease_sat.p4", "sub", 5},
+		{"flowlet_sat.p4", "pred_raw", 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.atom, func(t *testing.T) {
@@ -144,6 +154,28 @@ func TestTofinoFlowlet(t *testing.T) {
 		t.Errorf("depth %d, want 3\n%s", g.Depth(), g)
 	}
 	checkGraph(t, prog, tx, g)
+}
+
+// TestTofinoSaturating: with C's meaning of the subtraction (|-|), BLUE
+// and flowlets take one stage on Tofino. By hand: a register pair holds
+// both state variables, and one comparison unit computes now - 10 -
+// last_update (arrival - 6 - last_time) exactly, with its carry, which is
+// what the saturating difference compares: it is 0 where now < 10, and 0
+// is above no time. CaT's counts are 1, 1 and 2.
+func TestTofinoSaturating(t *testing.T) {
+	for _, file := range []string{"blue_increase_sat.p4", "blue_decrease_sat.p4", "flowlet_sat.p4"} {
+		t.Run(file, func(t *testing.T) {
+			prog, tx, stateful, stateless := setupTofino(t, file)
+			g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Depth() != 1 {
+				t.Errorf("depth %d, want 1\n%s", g.Depth(), g)
+			}
+			checkGraph(t, prog, tx, g)
+		})
+	}
 }
 
 // TestPredecessorPacking: BLUE's packet count reads the time of the last
