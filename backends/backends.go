@@ -20,10 +20,14 @@ type Compiled struct {
 	// phase 1's graph of its ingress control.
 	Program *ir.Program
 	Ingress *transform.ControlGraph
-	// Placement is allocation's solution; Base is the index of the
-	// ingress graph's first node among its tables.
-	Placement *alloc.Solution
-	Base      int
+	// Egress is phase 1's graph of the egress control (nil when it has
+	// no nodes).
+	Egress *transform.ControlGraph
+	// Placement is allocation's solution; Base and EgressBase are the
+	// indices of the ingress and egress graphs' first nodes among its
+	// tables.
+	Placement        *alloc.Solution
+	Base, EgressBase int
 	// Graphs are the synthesized actions, by name.
 	Graphs map[string]*synth.Graph
 }

@@ -91,8 +91,11 @@ func compiled(res *Result, backend string) (backends.Compiled, error) {
 	c := backends.Compiled{Program: prog, Placement: res.Placement, Graphs: map[string]*synth.Graph{}}
 	base := 0
 	for _, cg := range res.analysis.Controls {
-		if cg.Control == prog.Pipeline[2].Control {
+		switch cg.Control {
+		case prog.Pipeline[2].Control:
 			c.Ingress, c.Base = cg, base
+		case prog.Pipeline[3].Control:
+			c.Egress, c.EgressBase = cg, base
 		}
 		base += len(cg.Nodes)
 	}

@@ -2,8 +2,10 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/p4hls/p4hls/diag"
@@ -24,7 +26,8 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"blue_increase", "blue_decrease", "blue_increase_sat", "blue_decrease_sat", "conga", "snap_heavy_hitter", "marple_tcp_nmo", // register pairs
 	"nested_ifs", "me2_disjoint_writes", "me3_upf_rate_enforcer", "acl", "mpls", "switch_action_run",
 	"ipv4_lpm", "tunnel_encap", // checksums computed in the deparser
-	"range_match", // an optional key as a ternary one
+	"range_match",                  // an optional key as a ternary one
+	"five_tables", "egress_bridge", // egress tables: metadata bridged to the egress, headers re-parsed
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -63,6 +66,46 @@ func TestTofinoEndToEnd(t *testing.T) {
 			}
 			if div != nil {
 				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, div.STF(orig))
+			}
+		})
+	}
+}
+
+// TestTofinoRefusesEgress: an egress the backend cannot write as TNA's is
+// refused with what stops it, and where: the egress parser re-parses what
+// the ingress deparser wrote, so the ingress must leave the parse as it
+// found it; the egress keeps the ports of the standard metadata only, and
+// cannot change the port.
+func TestTofinoRefusesEgress(t *testing.T) {
+	file := filepath.Join(corpus.Dir(), "ok", "egress_bridge.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ingressApply = "        if (hdr.ipv4.isValid()) {\n            routes.apply();"
+	const egressApply = "        if (sm.egress_port == sm.ingress_port) {"
+	tests := []struct{ name, old, new, want string }{
+		{"a select field", ingressApply, "        hdr.ethernet.etherType = 0x86dd;\n" + ingressApply,
+			"egress_bridge.p4:51:9: the ingress changes hdr.ethernet.etherType, which the parser selects on"},
+		{"validity", ingressApply, "        hdr.ipv4.setInvalid();\n" + ingressApply,
+			"egress_bridge.p4:51:9: the ingress calls hdr.ipv4.setInvalid()"},
+		{"a header not emitted", "pkt.emit(hdr.ipv4); ", "",
+			"the deparser does not emit hdr.ipv4, which the parser extracts"},
+		{"packet length", egressApply, "        if (sm.packet_length > 100) { mark_to_drop(sm); }\n" + egressApply,
+			"control MyEgress reads sm.packet_length"},
+		{"the port", egressApply, "        sm.egress_port = 2;\n" + egressApply,
+			"control MyEgress sets sm.egress_port; a Tofino egress cannot change the port"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := strings.Replace(string(src), tc.old, tc.new, 1)
+			if changed == string(src) {
+				t.Fatalf("%q is not in the program", tc.old)
+			}
+			res, err := Compile(context.Background(), Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
+			var fit *DoesNotFitError
+			if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v (%T) %v\nwant a DoesNotFitError with %q", err, err, res.Diagnostics, tc.want)
 			}
 		})
 	}

@@ -91,6 +91,11 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Indent(-1)
 	e.pr.Stmts(body)
 	e.pr.Indent(1)
+	if e.bridge != nil {
+		for _, l := range e.bridge.stores(hdr.Name, meta.Name, std.Name) {
+			e.pr.Line("%s", l)
+		}
+	}
 	e.pr.Line("// v1model's egress_spec is the port; 511 drops the packet.")
 	e.pr.Line("ig_tm_md.ucast_egress_port = %s.egress_spec;", std.Name)
 	e.pr.Line("if (%s.egress_spec == 9w511) {", std.Name)

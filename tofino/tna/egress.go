@@ -1,0 +1,360 @@
+package tna
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/transform"
+)
+
+// The egress. TNA's egress is a pipeline of its own: its parser parses
+// the packet the ingress deparser wrote, and nothing else crosses from
+// ingress but what that packet carries. So when v1model's egress control
+// does something, the ingress bridges its metadata (and the ingress port)
+// in a header, p4hls_bridge, which the ingress deparser emits first and
+// the egress parser extracts before the program's own states; the egress
+// control copies it back into the metadata before the program's code
+// runs. The egress parser re-parses the headers: the ingress must leave
+// the parse as it found it (see checkReparse).
+
+// bridgeLeaf is one metadata field the bridge carries: its path in the
+// metadata struct and its type.
+type bridgeLeaf struct {
+	path []string
+	t    ir.Type
+}
+
+// field is the leaf's name in the bridge header.
+func (l bridgeLeaf) field() string { return "m__" + strings.Join(l.path, "__") }
+
+// width is the leaf's width in the bridge header (a bool is one bit).
+func (l bridgeLeaf) width() int {
+	if b, ok := l.t.(*ir.Bits); ok {
+		return b.Width
+	}
+	return 1
+}
+
+// bridge is what the ingress hands the egress.
+type bridge struct {
+	leaves []bridgeLeaf
+	pad    int // bits that make the header a whole number of bytes
+}
+
+// bridgeIngressPort is the bridge field holding v1model's ingress port.
+const bridgeIngressPort = "p4hls_ingress_port"
+
+// planBridge lays out the bridge of the metadata struct t.
+func planBridge(t ir.Type) (*bridge, error) {
+	b := &bridge{}
+	var walk func(path []string, t ir.Type) error
+	walk = func(path []string, t ir.Type) error {
+		switch t := t.(type) {
+		case *ir.Bits, ir.Bool:
+			b.leaves = append(b.leaves, bridgeLeaf{path: path, t: t})
+			return nil
+		case *ir.Struct:
+			if t.Kind == ir.KindStruct {
+				for _, f := range t.Fields {
+					if err := walk(append(append([]string(nil), path...), f.Name), f.Type); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("metadata field %s is a %s, which p4hls does not bridge to the Tofino egress yet", strings.Join(path, "."), t)
+	}
+	if err := walk(nil, t); err != nil {
+		return nil, err
+	}
+	bits := 9 // the ingress port
+	for _, l := range b.leaves {
+		bits += l.width()
+	}
+	b.pad = (8 - bits%8) % 8
+	return b, nil
+}
+
+// typeDecl is the bridge header's declaration.
+func (b *bridge) typeDecl() string {
+	var s strings.Builder
+	s.WriteString("// Ingress metadata the egress reads: the ingress deparser emits it first.\nheader p4hls_bridge_h {\n")
+	fmt.Fprintf(&s, "    bit<9> %s;\n", bridgeIngressPort)
+	for _, l := range b.leaves {
+		t := l.t.String()
+		if _, ok := l.t.(ir.Bool); ok {
+			t = "bit<1>"
+		}
+		fmt.Fprintf(&s, "    %s %s;\n", t, l.field())
+	}
+	if b.pad > 0 {
+		fmt.Fprintf(&s, "    bit<%d> p4hls_pad;\n", b.pad)
+	}
+	s.WriteString("}\n")
+	return s.String()
+}
+
+// stores are the ingress's last statements: the bridge filled in.
+func (b *bridge) stores(hdr, meta, std string) []string {
+	out := []string{hdr + ".p4hls_bridge.setValid();",
+		fmt.Sprintf("%s.p4hls_bridge.%s = %s.ingress_port;", hdr, bridgeIngressPort, std)}
+	for _, l := range b.leaves {
+		v := meta + "." + strings.Join(l.path, ".")
+		if _, ok := l.t.(ir.Bool); ok {
+			v = fmt.Sprintf("(%s ? 1w1 : 1w0)", v)
+		}
+		out = append(out, fmt.Sprintf("%s.p4hls_bridge.%s = %s;", hdr, l.field(), v))
+	}
+	return out
+}
+
+// loads are the egress's first statements: the metadata and v1model's
+// ports back from the bridge and the egress intrinsic metadata (the
+// egress_spec the ingress left is the port).
+func (b *bridge) loads(hdr, meta, std string) []string {
+	var out []string
+	for _, l := range b.leaves {
+		v := fmt.Sprintf("%s.p4hls_bridge.%s", hdr, l.field())
+		if _, ok := l.t.(ir.Bool); ok {
+			v = fmt.Sprintf("(%s == 1w1)", v)
+		}
+		out = append(out, fmt.Sprintf("%s.%s = %s;", meta, strings.Join(l.path, "."), v))
+	}
+	return append(out,
+		fmt.Sprintf("%s.ingress_port = %s.p4hls_bridge.%s;", std, hdr, bridgeIngressPort),
+		fmt.Sprintf("%s.egress_port = eg_intr_md.egress_port;", std),
+		fmt.Sprintf("%s.egress_spec = eg_intr_md.egress_port;", std),
+		hdr+".p4hls_bridge.setInvalid();")
+}
+
+// checkEgress refuses what the backend does not write in the egress yet:
+// @atomic code, extern instances, standard metadata beyond the ports, a
+// write to the egress port (which TNA's egress cannot change), and an
+// ingress after which the egress parser would not find the headers the
+// ingress had (checkReparse).
+func (e *emitter) checkEgress() error {
+	c := e.egress
+	if len(c.Params) != 3 {
+		return errorAt(c.Span, "control %s: v1model's egress has 3 parameters", c.Name)
+	}
+	for _, a := range c.Actions {
+		if _, ok := e.in.Graphs[a.Name]; ok {
+			return errorAt(a.Span, "action %s: @atomic code in the egress control is not written for Tofino yet", a.Name)
+		}
+	}
+	if len(c.Instances) > 0 {
+		return errorAt(c.Instances[0].Span, "extern %s in the egress control: the Tofino backend writes the egress's tables and actions only", c.Instances[0].Name)
+	}
+	var b strings.Builder
+	ir.NewPrinter(&b).Control(c)
+	text, std := b.String(), c.Params[2]
+	if st, ok := std.Type.(*ir.Struct); ok {
+		for _, f := range st.Fields {
+			if f.Name != "ingress_port" && f.Name != "egress_spec" && f.Name != "egress_port" && strings.Contains(text, std.Name+"."+f.Name) {
+				return errorAt(c.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", c.Name, std.Name, f.Name)
+			}
+		}
+	}
+	if strings.Contains(text, std.Name+".egress_port = ") {
+		return errorAt(c.Span, "control %s sets %s.egress_port; a Tofino egress cannot change the port", c.Name, std.Name)
+	}
+	br, err := planBridge(e.meta.Type)
+	if err != nil {
+		return errorAt(c.Span, "control %s: %v", c.Name, err)
+	}
+	e.bridge = br
+	return e.checkReparse()
+}
+
+// checkReparse makes sure the egress parser, running the program's
+// states on what the ingress deparser wrote, extracts the headers the
+// ingress ended with: the deparser emits every header the parser
+// extracts, and the ingress changes no header's validity and no field a
+// transition selects on.
+func (e *emitter) checkReparse() error {
+	var extracted, selected []string
+	for _, st := range e.parser.States {
+		for _, s := range st.Body {
+			if cs, ok := s.(*ir.CallStmt); ok && cs.Call.Callee.Method == "extract" && len(cs.Call.Args) == 1 {
+				extracted = append(extracted, ir.Format(cs.Call.Args[0].Value))
+			}
+		}
+		if st.Select != nil {
+			for _, x := range st.Select.Exprs {
+				selected = append(selected, ir.Format(x))
+			}
+		}
+	}
+	var emitted []string
+	for _, s := range e.deparser.Body {
+		if cs, ok := s.(*ir.CallStmt); ok && cs.Call.Callee.Method == "emit" && len(cs.Call.Args) == 1 {
+			emitted = append(emitted, ir.Format(cs.Call.Args[0].Value))
+		}
+	}
+	for _, x := range extracted {
+		if !coveredBy(x, emitted) {
+			return errorAt(e.deparser.Span, "the deparser does not emit %s, which the parser extracts; the Tofino egress parser would not find the headers after it", x)
+		}
+	}
+	var stmts []ir.Stmt
+	stmts = append(stmts, e.ingress.Body...)
+	for _, a := range e.ingress.Actions {
+		stmts = append(stmts, a.Body...)
+	}
+	return reparseSafe(stmts, selected)
+}
+
+// coveredBy says whether path x is one of paths or inside one of them.
+func coveredBy(x string, paths []string) bool {
+	for _, p := range paths {
+		if x == p || strings.HasPrefix(x, p+".") || strings.HasPrefix(x, p+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// reparseSafe refuses statements that change a header's validity or a
+// field the parser selects on.
+func reparseSafe(ss []ir.Stmt, selected []string) error {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *ir.Assign:
+			lhs := ir.Format(s.LHS)
+			if st, ok := s.LHS.Type().(*ir.Struct); ok && st.Kind != ir.KindStruct {
+				return errorAt(s.Span(), "the ingress assigns header %s; the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", lhs)
+			}
+			for _, k := range selected {
+				if k == lhs || strings.HasPrefix(k, lhs+".") {
+					return errorAt(s.Span(), "the ingress changes %s, which the parser selects on; the Tofino egress parser would take another path", lhs)
+				}
+			}
+		case *ir.SetValid:
+			m := "setInvalid"
+			if s.Valid {
+				m = "setValid"
+			}
+			return errorAt(s.Span(), "the ingress calls %s.%s(); the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", ir.Format(s.X), m)
+		case *ir.StackShift:
+			return errorAt(s.Span(), "the ingress shifts header stack %s; the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", ir.Format(s.X))
+		case *ir.For:
+			if err := reparseSafe(append(append(append([]ir.Stmt(nil), s.Init...), s.Update...), s.Body...), selected); err != nil {
+				return err
+			}
+		case *ir.Switch:
+			for _, k := range s.Cases {
+				if err := reparseSafe(k.Body, selected); err != nil {
+					return err
+				}
+			}
+		case *ir.If:
+			if err := reparseSafe(append(append([]ir.Stmt(nil), s.Then...), s.Else...), selected); err != nil {
+				return err
+			}
+		case *ir.Block:
+			if err := reparseSafe(s.Body, selected); err != nil {
+				return err
+			}
+		case *ir.SwitchAction:
+			for _, k := range s.Cases {
+				if err := reparseSafe(k.Body, selected); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// egressParser writes the egress parser: the intrinsic metadata, the
+// bridge, then the program's states.
+func (e *emitter) egressParser() {
+	hdr := e.parser.Params[1]
+	intr := &ir.Var{Name: "eg_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "egress_intrinsic_metadata_t"}, Dir: ir.DirOut}
+	bridgeHdr := &ir.Member{X: &ir.VarRef{Var: hdr}, Name: "p4hls_bridge", T: &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"}}
+	e.programParser("p4hls_EgressParser", intr, []ir.Expr{&ir.VarRef{Var: intr}, bridgeHdr}, nil)
+}
+
+// egressControl writes v1model's egress control as TNA's: its standard
+// metadata a local, the bridge loaded first, and mark_to_drop's 511
+// setting the egress deparser's drop_ctl last.
+func (e *emitter) egressControl() error {
+	c := e.egress
+	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
+	var tables []*ir.Table
+	if e.in.Egress != nil {
+		for _, n := range e.in.Egress.Nodes {
+			if n.Kind != transform.TableNode {
+				continue
+			}
+			t, err := e.table(n)
+			if err != nil {
+				return err
+			}
+			tables = append(tables, t)
+		}
+	}
+	var actions []*ir.Action
+	for _, a := range c.Actions {
+		b, err := e.stmts(a.Body, a.Name)
+		if err != nil {
+			return err
+		}
+		pa := *a
+		pa.Body = b
+		actions = append(actions, &pa)
+	}
+	body, err := e.stmts(c.Body, "")
+	if err != nil {
+		return err
+	}
+	e.pr.Line("control %s(inout %s %s, inout %s %s, in egress_intrinsic_metadata_t eg_intr_md,", c.Name, hdr.Type, hdr.Name, meta.Type, meta.Name)
+	e.pr.Line("        in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md,")
+	e.pr.Line("        inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {")
+	e.pr.Indent(1)
+	e.pr.Line("%s %s; // v1model's, for the program's own code", std.Type, std.Name)
+	for _, v := range c.Locals {
+		e.pr.Line("%s %s;", v.Type, v.Name)
+	}
+	for _, a := range actions {
+		e.pr.Action(a)
+	}
+	for _, t := range tables {
+		if s, ok := e.stageOf[t]; ok {
+			e.pr.Line("@stage(%d)", s)
+		}
+		e.pr.Table(t)
+	}
+	e.pr.Line("apply {")
+	e.pr.Indent(1)
+	for _, l := range e.bridge.loads(hdr.Name, meta.Name, std.Name) {
+		e.pr.Line("%s", l)
+	}
+	e.pr.Indent(-1)
+	e.pr.Stmts(body)
+	e.pr.Indent(1)
+	e.pr.Line("if (%s.egress_spec == 9w511) {", std.Name)
+	e.pr.Line("    eg_dprsr_md.drop_ctl = 3w1;")
+	e.pr.Line("}")
+	e.pr.Indent(-1)
+	e.pr.Line("}")
+	e.pr.Indent(-1)
+	e.pr.Line("}")
+	e.out.WriteString("\n")
+	return nil
+}
+
+// emitsWhole says whether a deparser emits its headers struct whole (the
+// bridge, its first field, goes out first then).
+func emitsWhole(body []ir.Stmt, hdr *ir.Var) bool {
+	for _, s := range body {
+		if cs, ok := s.(*ir.CallStmt); ok && cs.Call.Callee.Method == "emit" && len(cs.Call.Args) == 1 {
+			if v, ok := cs.Call.Args[0].Value.(*ir.VarRef); ok && v.Var == hdr {
+				return true
+			}
+		}
+	}
+	return false
+}
