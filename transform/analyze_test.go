@@ -141,7 +141,9 @@ func TestTableDependencies(t *testing.T) {
     table by_x { key = { hdr.app.x: exact; } actions = { set_y; } }
     table by_y { key = { hdr.app.y: exact; } actions = { copy_x; } }
     table set_round { key = { hdr.app.a: exact; } actions = { set_x; } }
-    table rewrite_round { key = { hdr.app.b: exact; } actions = { set_y; } }`
+    table rewrite_round { key = { hdr.app.b: exact; } actions = { set_y; } }
+    action maybe_x(bit<8> v) { if (hdr.app.y == 0) { return; } hdr.app.x = v; }
+    table maybe_by_round { key = { hdr.app.round: exact; } actions = { maybe_x; } }`
 	cases := []struct {
 		name, apply, want string
 		stages            int
@@ -151,6 +153,11 @@ func TestTableDependencies(t *testing.T) {
 		{"action waw", "by_round.apply();\nset_round.apply();", "action WAW hdr.app.x", 2},
 		{"reverse match", "by_y.apply();\nrewrite_round.apply();", "reverse-match WAR hdr.app.y", 1},
 		{"successor", "if (by_round.apply().hit) { rewrite_round.apply(); }", "successor", 1},
+		// The next table matches on what the first's action writes: a
+		// match dependency, which the successor relation does not relax.
+		{"successor with a match", "if (by_round.apply().hit) { by_x.apply(); }", "match RAW hdr.app.x", 2},
+		// A return leaves the action, not the control: the match stays.
+		{"return in an action", "maybe_by_round.apply();\nby_x.apply();", "match RAW hdr.app.x", 2},
 		{"independent", "by_round.apply();\nrewrite_round.apply();", "", 1},
 	}
 	for _, c := range cases {

@@ -107,26 +107,33 @@ func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ 
 			if exclusive(a, b) {
 				continue // never both run: no dependency at all
 			}
-			if controls(a, b) || a.eff.exits {
-				deps = append(deps, Dep{From: a, To: b, Kind: SuccessorDep})
-				continue
-			}
+			// A node that decides whether b runs is b's predecessor; a data
+			// hazard that needs a later stage binds more (a table's action
+			// writing what its next table matches on).
+			succ := controls(a, b) || a.eff.endsControl()
 			d, ok := hazard(a, b)
-			if !ok {
-				continue
+			if ok && succ && !d.Kind.NextStage() {
+				ok = false
 			}
-			guard := append(append([]cond(nil), a.path...), b.path...)
-			if len(guard) > 0 && w.stable(guard, a, b) {
-				sat, err := gs.satisfiable(ctx, guard)
-				if err != nil {
-					return nil, nil, err
-				}
-				if !sat {
-					false_ = append(false_, d)
-					continue
+			if ok {
+				guard := append(append([]cond(nil), a.path...), b.path...)
+				if len(guard) > 0 && w.stable(guard, a, b) {
+					sat, err := gs.satisfiable(ctx, guard)
+					if err != nil {
+						return nil, nil, err
+					}
+					if !sat {
+						false_ = append(false_, d)
+						ok = false
+					}
 				}
 			}
-			deps = append(deps, d)
+			switch {
+			case ok:
+				deps = append(deps, d)
+			case succ:
+				deps = append(deps, Dep{From: a, To: b, Kind: SuccessorDep})
+			}
 		}
 	}
 	return deps, false_, nil

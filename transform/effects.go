@@ -28,15 +28,22 @@ func (a loc) overlaps(b loc) bool {
 // effects is what a piece of code reads and writes.
 type effects struct {
 	reads, writes []loc
-	// exits is set when the code may end the control (exit).
-	exits bool
+	// exits is set when the code may end the control (exit); returns when
+	// it may return, which ends the control in its apply block and only
+	// the action in an action.
+	exits, returns bool
 }
 
 func (e *effects) add(o effects) {
 	e.reads = append(e.reads, o.reads...)
 	e.writes = append(e.writes, o.writes...)
 	e.exits = e.exits || o.exits
+	e.returns = e.returns || o.returns
 }
+
+// endsControl says whether code with these effects, in an apply block,
+// may end the control.
+func (e effects) endsControl() bool { return e.exits || e.returns }
 
 // anyOverlap reports whether a location of a overlaps one of b.
 func anyOverlap(a, b []loc) bool {
@@ -253,7 +260,7 @@ func (s scope) stmt(st ir.Stmt) effects {
 		out.exits = true
 	case *ir.Return:
 		out.add(s.expr(st.Value))
-		out.exits = true
+		out.returns = true
 	case *ir.For:
 		out.add(s.stmts(st.Init))
 		out.add(s.expr(st.Cond))
@@ -285,7 +292,9 @@ func (s scope) actionCall(a *ir.Action, args []ir.Expr) effects {
 	for _, arg := range args {
 		out.add(s.expr(arg))
 	}
-	out.add(s.bind(a.Params, args).stmts(a.Body))
+	body := s.bind(a.Params, args).stmts(a.Body)
+	body.returns = false // a return leaves the action only
+	out.add(body)
 	return out
 }
 
