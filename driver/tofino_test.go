@@ -12,6 +12,7 @@ import (
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/synth"
 )
 
@@ -28,6 +29,8 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"ipv4_lpm", "tunnel_encap", // checksums computed in the deparser
 	"range_match",                  // an optional key as a ternary one
 	"five_tables", "egress_bridge", // egress tables: metadata bridged to the egress, headers re-parsed
+	"exit_return", // exit and return in the ingress; a table applied three times
+	"value_set",   // a parser value set (its .stf fills it)
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -67,16 +70,47 @@ func TestTofinoEndToEnd(t *testing.T) {
 			if div != nil {
 				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, div.STF(orig))
 			}
+			runSTF(t, tna, strings.TrimSuffix(file, ".p4")+".stf")
 		})
 	}
 }
 
-// TestTofinoRefusesEgress: an egress the backend cannot write as TNA's is
-// refused with what stops it, and where: the egress parser re-parses what
-// the ingress deparser wrote, so the ingress must leave the parse as it
-// found it; the egress keeps the ports of the standard metadata only, and
-// cannot change the port.
-func TestTofinoRefusesEgress(t *testing.T) {
+// runSTF runs the program's packet test, when it has one, on the TNA
+// program: installed entries and value sets the random packets do not
+// reach.
+func runSTF(t *testing.T, tna *ir.Program, file string) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := interp.ParseSTF(file, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, err := interp.New(tna, interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sw.RunSTF(file, cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Mismatches) > 0 {
+		t.Errorf("%s on the TNA program: %v", filepath.Base(file), res.Mismatches)
+	}
+}
+
+// TestTofinoRefuses: what the backend cannot write as TNA is refused with
+// what stops it, and where. The egress parser re-parses what the ingress
+// deparser wrote, so the ingress must leave the parse as it found it; the
+// egress keeps the ports of the standard metadata only, and cannot change
+// the port; a table applied twice is two tables, which the control plane
+// would have to fill both of.
+func TestTofinoRefuses(t *testing.T) {
 	file := filepath.Join(corpus.Dir(), "ok", "egress_bridge.p4")
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -95,6 +129,8 @@ func TestTofinoRefusesEgress(t *testing.T) {
 			"control MyEgress reads sm.packet_length"},
 		{"the port", egressApply, "        sm.egress_port = 2;\n" + egressApply,
 			"control MyEgress sets sm.egress_port; a Tofino egress cannot change the port"},
+		{"a keyed table applied twice", "            routes.apply();", "            routes.apply();\n            routes.apply();",
+			"egress_bridge.p4:52:13: table routes is applied 2 times"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

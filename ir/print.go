@@ -175,10 +175,29 @@ func keysets(ks []*Keyset) string {
 	for i, k := range ks {
 		parts[i] = k.String()
 	}
+	return keysetTuple(parts)
+}
+
+func keysetTuple(parts []string) string {
 	if len(parts) == 1 {
 		return parts[0]
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// entryKeysets prints an entry's keysets, a value for a bool key as true
+// or false (P4 does not take 1 for a bool).
+func entryKeysets(t *Table, e *Entry) string {
+	parts := make([]string, len(e.Keys))
+	for i, k := range e.Keys {
+		parts[i] = k.String()
+		if i < len(t.Keys) && k.Kind == KeysetExact && k.Value != nil {
+			if _, ok := t.Keys[i].Expr.Type().(Bool); ok {
+				parts[i] = fmt.Sprint(k.Value.Sign() != 0)
+			}
+		}
+	}
+	return keysetTuple(parts)
 }
 
 // String prints a keyset as P4 writes it.
@@ -251,7 +270,7 @@ func (p *printer) table(t *Table) {
 		p.line("const entries = {")
 		p.indent++
 		for _, e := range t.Entries {
-			p.line("priority=%d: %s: %s(%s);", e.Priority, keysets(e.Keys), e.Action.Action.Name, exprList(e.Action.Args))
+			p.line("priority=%d: %s: %s(%s);", e.Priority, entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
 		}
 		p.indent--
 		p.line("}")

@@ -49,6 +49,14 @@ func TestPrintEntries(t *testing.T) {
 	if want := "priority=2: 1 .. 9: set(8w3);"; !strings.Contains(out, want) {
 		t.Errorf("no %q in\n%s", want, out)
 	}
+	// A bool key's value prints as true or false: P4 rejects 1.
+	valid := &IsValid{X: &VarRef{Var: &Var{Name: "h", Type: &Struct{Kind: KindHeader, Name: "h_t"}}}}
+	tb.Keys = []*Key{{Expr: valid, Match: MatchExact}, {Expr: k, Match: MatchExact}}
+	tb.Entries[0].Keys = []*Keyset{{Kind: KeysetExact, Value: big.NewInt(1)}, {Kind: KeysetExact, Value: big.NewInt(1)}}
+	out = (&Program{Controls: []*Control{c}}).String()
+	if want := "priority=2: (true, 1): set(8w3);"; !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
 }
 
 // TestPrintFor: a for loop prints as P4-16 writes one, its

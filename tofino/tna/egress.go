@@ -2,10 +2,10 @@ package tna
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
-	"github.com/p4hls/p4hls/transform"
 )
 
 // The egress. TNA's egress is a pipeline of its own: its parser parses
@@ -97,17 +97,37 @@ func (b *bridge) typeDecl() string {
 }
 
 // stores are the ingress's last statements: the bridge filled in.
-func (b *bridge) stores(hdr, meta, std string) []string {
-	out := []string{hdr + ".p4hls_bridge.setValid();",
-		fmt.Sprintf("%s.p4hls_bridge.%s = %s.ingress_port;", hdr, bridgeIngressPort, std)}
+func (b *bridge) stores(hdr, meta, std *ir.Var) []ir.Stmt {
+	br := member(&ir.VarRef{Var: hdr}, "p4hls_bridge", &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"})
+	out := []ir.Stmt{&ir.SetValid{X: br, Valid: true},
+		&ir.Assign{LHS: member(br, bridgeIngressPort, &ir.Bits{Width: 9}), RHS: member(&ir.VarRef{Var: std}, "ingress_port", &ir.Bits{Width: 9})}}
 	for _, l := range b.leaves {
-		v := meta + "." + strings.Join(l.path, ".")
-		if _, ok := l.t.(ir.Bool); ok {
-			v = fmt.Sprintf("(%s ? 1w1 : 1w0)", v)
+		var v ir.Expr = &ir.VarRef{Var: meta}
+		for _, f := range l.path {
+			v = member(v, f, l.t)
 		}
-		out = append(out, fmt.Sprintf("%s.p4hls_bridge.%s = %s;", hdr, l.field(), v))
+		if _, ok := l.t.(ir.Bool); ok {
+			v = &ir.Cond{C: v, Then: bitConst(1, 1), Else: bitConst(1, 0)}
+		}
+		out = append(out, &ir.Assign{LHS: member(br, l.field(), l.t), RHS: v})
 	}
 	return out
+}
+
+func member(x ir.Expr, name string, t ir.Type) *ir.Member {
+	return &ir.Member{X: x, Name: name, T: t}
+}
+
+func bitConst(width int, v int64) *ir.Const {
+	return &ir.Const{T: &ir.Bits{Width: width}, Value: big.NewInt(v)}
+}
+
+// dropIf511 is the end of a v1model control on TNA: egress_spec 511 (what
+// mark_to_drop sets) drops the packet through the deparser's drop_ctl.
+func dropIf511(std, dprsr *ir.Var) ir.Stmt {
+	spec := member(&ir.VarRef{Var: std}, "egress_spec", &ir.Bits{Width: 9})
+	return &ir.If{Cond: &ir.Binary{Op: "==", X: spec, Y: bitConst(9, 511), T: ir.Bool{}},
+		Then: []ir.Stmt{&ir.Assign{LHS: member(&ir.VarRef{Var: dprsr}, "drop_ctl", &ir.Bits{Width: 3}), RHS: bitConst(3, 1)}}}
 }
 
 // loads are the egress's first statements: the metadata and v1model's
@@ -284,18 +304,14 @@ func (e *emitter) egressControl() error {
 	c := e.egress
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
 	var tables []*ir.Table
-	if e.in.Egress != nil {
-		for _, n := range e.in.Egress.Nodes {
-			if n.Kind != transform.TableNode {
-				continue
-			}
-			t, err := e.table(n)
-			if err != nil {
-				return err
-			}
-			tables = append(tables, t)
+	for _, n := range e.egressNodes {
+		t, err := e.table(n)
+		if err != nil {
+			return err
 		}
+		tables = append(tables, t)
 	}
+	e.epilogue = []ir.Stmt{dropIf511(std, &ir.Var{Name: "eg_dprsr_md"})}
 	var actions []*ir.Action
 	for _, a := range c.Actions {
 		b, err := e.stmts(a.Body, a.Name)
@@ -335,10 +351,8 @@ func (e *emitter) egressControl() error {
 	e.pr.Indent(-1)
 	e.pr.Stmts(body)
 	e.pr.Indent(1)
-	e.pr.Line("if (%s.egress_spec == 9w511) {", std.Name)
-	e.pr.Line("    eg_dprsr_md.drop_ctl = 3w1;")
-	e.pr.Line("}")
 	e.pr.Indent(-1)
+	e.pr.Stmts(e.epilogue)
 	e.pr.Line("}")
 	e.pr.Indent(-1)
 	e.pr.Line("}")

@@ -46,7 +46,10 @@ type emitter struct {
 	// parser, ingress, egress, deparser are the v1model blocks.
 	parser                    *ir.Parser
 	ingress, egress, deparser *ir.Control
-	bridge                    *bridge // nil when the egress does nothing
+	bridge                    *bridge                 // nil when the egress does nothing
+	epilogue                  []ir.Stmt               // what the control being written does last, and before exit
+	ingressNodes, egressNodes []*transform.Node       // the table nodes, a repeated table's copies in place
+	appliedAs                 map[diag.Span]*ir.Table // the table each apply statement names (tableNodes)
 	hdr, meta, std            *ir.Var
 	stages                    map[*ir.Table]*tableStages
 	locals, decls             []string // control locals; registers, register actions, hash units
@@ -75,9 +78,16 @@ func Emit(in Input) (string, error) {
 	}
 	e := &emitter{in: in, prog: p, parser: p.Pipeline[0].Parser, ingress: p.Pipeline[2].Control, egress: p.Pipeline[3].Control, deparser: p.Pipeline[5].Control,
 		stages: map[*ir.Table]*tableStages{}, extraTables: map[*ir.Table][]string{}, followers: map[*ir.Table][]follower{}, stageOf: map[*ir.Table]int{}, origOf: map[*ir.Table]*ir.Table{}, pairs: map[string]pair{}, registerOf: map[string]string{},
-		synthesizedApplied: map[string]bool{}}
+		synthesizedApplied: map[string]bool{}, appliedAs: map[diag.Span]*ir.Table{}}
 	e.pr = ir.NewPrinter(&e.out)
 	if err := e.check(); err != nil {
+		return "", err
+	}
+	var err error
+	if e.ingressNodes, err = e.tableNodes(in.Ingress); err != nil {
+		return "", err
+	}
+	if e.egressNodes, err = e.tableNodes(in.Egress); err != nil {
 		return "", err
 	}
 	e.placements()
@@ -140,8 +150,10 @@ func (e *emitter) check() error {
 			return errorAt(st.Span, "parser state %s uses standard metadata, which a Tofino parser does not have", st.Name)
 		}
 	}
-	if len(e.parser.ValueSets) > 0 {
-		return errorAt(e.parser.ValueSets[0].Span, "value_set %s: the Tofino backend does not write parser value sets yet", e.parser.ValueSets[0].Name)
+	if len(e.parser.ValueSets) > 0 && e.bridge != nil {
+		// The egress parser runs the states again, with a value set of its
+		// own that the control plane would have to fill too.
+		return errorAt(e.parser.ValueSets[0].Span, "value_set %s: with an egress, the Tofino egress parser would need a copy of it; not written yet", e.parser.ValueSets[0].Name)
 	}
 	ps := e.ingress.Params
 	if len(ps) != 3 {
@@ -207,19 +219,14 @@ func reads(ss []ir.Stmt, v *ir.Var) bool {
 // placements reads the stages of every ingress and egress table from
 // the solution.
 func (e *emitter) placements() {
-	place := func(g *transform.ControlGraph, base int) {
-		for _, n := range g.Nodes {
-			if n.Kind != transform.TableNode {
-				continue
-			}
+	place := func(nodes []*transform.Node, base int) {
+		for _, n := range nodes {
 			t := base + n.Order
 			e.stages[n.Table] = &tableStages{match: e.in.Placement.Parts[t][0], alus: e.in.Placement.ALUs[t][0]}
 		}
 	}
-	place(e.in.Ingress, e.in.Base)
-	if e.in.Egress != nil {
-		place(e.in.Egress, e.in.EgressBase)
-	}
+	place(e.ingressNodes, e.in.Base)
+	place(e.egressNodes, e.in.EgressBase)
 }
 
 // types writes the program's own types and v1model's standard metadata

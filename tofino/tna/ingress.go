@@ -22,16 +22,14 @@ func (e *emitter) ingressBlock() error {
 		}
 	}
 	var tables []*ir.Table
-	for _, n := range e.in.Ingress.Nodes {
-		if n.Kind != transform.TableNode {
-			continue
-		}
+	for _, n := range e.ingressNodes {
 		t, err := e.table(n)
 		if err != nil {
 			return err
 		}
 		tables = append(tables, t)
 	}
+	e.epilogue = e.ingressEpilogue(hdr, meta, std)
 	var plain []*ir.Action
 	for _, a := range c.Actions {
 		if _, ok := e.in.Graphs[a.Name]; ok {
@@ -90,23 +88,25 @@ func (e *emitter) ingressBlock() error {
 	}
 	e.pr.Indent(-1)
 	e.pr.Stmts(body)
-	e.pr.Indent(1)
-	if e.bridge != nil {
-		for _, l := range e.bridge.stores(hdr.Name, meta.Name, std.Name) {
-			e.pr.Line("%s", l)
-		}
-	}
-	e.pr.Line("// v1model's egress_spec is the port; 511 drops the packet.")
-	e.pr.Line("ig_tm_md.ucast_egress_port = %s.egress_spec;", std.Name)
-	e.pr.Line("if (%s.egress_spec == 9w511) {", std.Name)
-	e.pr.Line("    ig_dprsr_md.drop_ctl = 3w1;")
-	e.pr.Line("}")
-	e.pr.Indent(-1)
+	e.pr.Stmts(e.epilogue)
 	e.pr.Line("}")
 	e.pr.Indent(-1)
 	e.pr.Line("}")
 	e.out.WriteString("\n")
 	return nil
+}
+
+// ingressEpilogue is what the ingress does last, and before an exit: the
+// bridge filled in (when the egress reads it), v1model's egress_spec made
+// the traffic manager's port, 511 dropping the packet.
+func (e *emitter) ingressEpilogue(hdr, meta, std *ir.Var) []ir.Stmt {
+	var out []ir.Stmt
+	if e.bridge != nil {
+		out = e.bridge.stores(hdr, meta, std)
+	}
+	port := member(&ir.VarRef{Var: &ir.Var{Name: "ig_tm_md"}}, "ucast_egress_port", &ir.Bits{Width: 9})
+	out = append(out, &ir.Assign{LHS: port, RHS: member(&ir.VarRef{Var: std}, "egress_spec", &ir.Bits{Width: 9})})
+	return append(out, dropIf511(std, &ir.Var{Name: "ig_dprsr_md"}))
 }
 
 // register turns a v1model register into a TNA Register.
@@ -579,8 +579,10 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			}
 			out = append(out, s)
 		case *ir.ApplyTable:
-			out = append(out, s)
-			for _, f := range e.followers[s.Table] {
+			c := *s
+			c.Table = e.appliedTable(s.Span(), s.Table)
+			out = append(out, &c)
+			for _, f := range e.followers[c.Table] {
 				var then []ir.Stmt
 				for _, t := range f.tables {
 					then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: t}})
@@ -610,10 +612,11 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			c.Body = body
 			out = append(out, &c)
 		case *ir.SwitchAction:
-			if len(e.followers[s.Table]) > 0 {
+			c := *s
+			c.Table = e.appliedTable(s.Span(), s.Table)
+			if len(e.followers[c.Table]) > 0 {
 				return nil, errorAt(s.Span(), "a switch on table %s's action, whose actions span stages: not written for Tofino yet", s.Table.Name)
 			}
-			c := *s
 			c.Cases = nil
 			for _, k := range s.Cases {
 				body, err := e.stmts(k.Body, in)
@@ -625,8 +628,14 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				c.Cases = append(c.Cases, &kc)
 			}
 			out = append(out, &c)
-		case *ir.Exit, *ir.Return:
-			return nil, errorAt(s.Span(), "%s: exit and return would skip the port's setting at the end of the ingress; not written for Tofino yet", where)
+		case *ir.Exit:
+			// The control ends here: what it does last comes first.
+			out = append(append(out, e.epilogue...), s)
+		case *ir.Return:
+			if in == "" { // the apply block's return ends the control too
+				out = append(out, e.epilogue...)
+			}
+			out = append(out, s)
 		default:
 			out = append(out, s)
 		}

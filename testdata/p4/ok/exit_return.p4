@@ -25,6 +25,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
     }
 
     apply {
+        standard_metadata.egress_spec = 7;  // kept whichever way the control ends
         steps.apply();
         if (hdr.app.stage == 1) {
             return;
