@@ -31,6 +31,7 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"five_tables", "egress_bridge", // egress tables: metadata bridged to the egress, headers re-parsed
 	"exit_return", // exit and return in the ingress; a table applied three times
 	"value_set",   // a parser value set (its .stf fills it)
+	"functions",   // functions called from an action and from the apply block
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -129,6 +130,8 @@ func TestTofinoRefuses(t *testing.T) {
 			"control MyEgress reads sm.packet_length"},
 		{"the port", egressApply, "        sm.egress_port = 2;\n" + egressApply,
 			"control MyEgress sets sm.egress_port; a Tofino egress cannot change the port"},
+		{"a function with an extern", "control VC(", "void drop_it(inout standard_metadata_t s) { mark_to_drop(s); }\ncontrol VC(",
+			"egress_bridge.p4:35:45: function drop_it: the Tofino backend writes functions of plain statements only, not mark_to_drop(s);"},
 		{"a keyed table applied twice", "            routes.apply();", "            routes.apply();\n            routes.apply();",
 			"egress_bridge.p4:52:13: table routes is applied 2 times"},
 	}

@@ -524,6 +524,9 @@ func (x *Printer) Parser(p *Parser) { x.p.parser(p) }
 // Control writes a control.
 func (x *Printer) Control(c *Control) { x.p.control(c) }
 
+// Function writes a function.
+func (x *Printer) Function(f *Function) { x.p.function(f) }
+
 // Action writes an action.
 func (x *Printer) Action(a *Action) { x.p.action(a) }
 

@@ -568,6 +568,10 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 	for _, s := range ss {
 		switch s := s.(type) {
 		case *ir.CallStmt:
+			if s.Call.Callee.Func != nil { // the program's function, written as it is
+				out = append(out, s)
+				continue
+			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
 				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))
 			}
