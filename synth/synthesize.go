@@ -136,6 +136,10 @@ type synthesizer struct {
 	statsMu       sync.Mutex
 	fields        map[string]int    // Graph.Fields index by name
 	done          map[*Term]Operand // stateless results computed so far
+	// obstacle is why the first configuration found for the group being
+	// mapped was undone (what its inputs or results needed that the
+	// stateless ALUs could not compute), for the error when none holds.
+	obstacle *UnsupportedError
 }
 
 func (s *synthesizer) unsupported(format string, args ...any) error {
@@ -347,12 +351,18 @@ func (s *synthesizer) statefulALU(gr *group) error {
 		return s.unsupported("the update of %s needs %d packet inputs (%s); ALU %s has %d",
 			cellNames(gr.cells), len(gr.frontier), termList(gr.frontier), g.Name, len(g.Packets))
 	}
+	s.obstacle = nil
 	if ok, err := s.mapGroup(gr, attempts); ok || err != nil {
 		return err
 	}
 	var updates []string
 	for _, c := range gr.cells {
 		updates = append(updates, fmt.Sprintf("%s = %s", c.Name, c.Post))
+	}
+	if s.obstacle != nil {
+		why := strings.TrimPrefix(s.obstacle.Msg, fmt.Sprintf("action %s: ", s.tx.Action.Name))
+		return s.unsupported("ALU %s computes %s, but no mapping of it leaves the rest computable; the first stopped at: %s",
+			g.Name, strings.Join(updates, "; "), why)
 	}
 	return s.unsupported("no configuration of ALU %s computes %s", g.Name, strings.Join(updates, "; "))
 }
@@ -448,6 +458,9 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 		var u *UnsupportedError
 		if !errors.As(err, &u) {
 			return err == nil, err
+		}
+		if s.obstacle == nil {
+			s.obstacle = u
 		}
 		s.undo(mark)
 		settled[idx[i]] = true
