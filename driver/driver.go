@@ -121,7 +121,7 @@ func Compile(ctx context.Context, req Request, progress Progress) (*Result, erro
 		}
 	}
 	if req.Target == "tofino" {
-		return res, tofinoBackend(res, req.File, progress)
+		return res, tofinoBackend(ctx, res, req.File, progress)
 	}
 	if req.Target != "menshen" {
 		return res, nil

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -10,7 +11,7 @@ import (
 )
 
 // tofinoBackend writes the compiled program as TNA P4 (res.TNA).
-func tofinoBackend(res *Result, file string, progress Progress) error {
+func tofinoBackend(ctx context.Context, res *Result, file string, progress Progress) error {
 	start := time.Now()
 	defer func() { res.Report.Phases["backend"] = time.Since(start).Seconds() }()
 	progress("backend", "TNA P4")
@@ -19,7 +20,7 @@ func tofinoBackend(res *Result, file string, progress Progress) error {
 		return err
 	}
 	in := tna.Input{Compiled: c, File: file}
-	text, err := tna.Emit(in)
+	text, err := tna.Emit(ctx, in)
 	var te *backends.Error
 	switch {
 	case errors.As(err, &te):

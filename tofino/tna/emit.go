@@ -16,6 +16,7 @@
 package tna
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -50,6 +51,8 @@ type emitter struct {
 	epilogue                  []ir.Stmt               // what the control being written does last, and before exit
 	ingressNodes, egressNodes []*transform.Node       // the table nodes, a repeated table's copies in place
 	appliedAs                 map[diag.Span]*ir.Table // the table each apply statement names (tableNodes)
+	ctx                       context.Context
+	wideConstants             map[string]map[int32]bool // per Register, the constants its RegisterActions use that no immediate holds
 	hdr, meta, std            *ir.Var
 	stages                    map[*ir.Table]*tableStages
 	locals, decls             []string // control locals; registers, register actions, hash units
@@ -70,15 +73,16 @@ type tableStages struct {
 	alus  [][]int // per action (the node's order), the stage of each ALU
 }
 
-// Emit writes the program for Tofino.
-func Emit(in Input) (string, error) {
+// Emit writes the program for Tofino. ctx bounds the solver queries that
+// find which constants of a stateful ALU's configuration matter.
+func Emit(ctx context.Context, in Input) (string, error) {
 	p := in.Program
 	if p.Arch != "v1model" || len(p.Pipeline) != 6 {
 		return "", fmt.Errorf("the Tofino backend takes v1model programs")
 	}
 	e := &emitter{in: in, prog: p, parser: p.Pipeline[0].Parser, ingress: p.Pipeline[2].Control, egress: p.Pipeline[3].Control, deparser: p.Pipeline[5].Control,
 		stages: map[*ir.Table]*tableStages{}, extraTables: map[*ir.Table][]string{}, followers: map[*ir.Table][]follower{}, stageOf: map[*ir.Table]int{}, origOf: map[*ir.Table]*ir.Table{}, pairs: map[string]pair{}, registerOf: map[string]string{},
-		synthesizedApplied: map[string]bool{}, appliedAs: map[diag.Span]*ir.Table{}}
+		synthesizedApplied: map[string]bool{}, appliedAs: map[diag.Span]*ir.Table{}, ctx: ctx, wideConstants: map[string]map[int32]bool{}}
 	e.pr = ir.NewPrinter(&e.out)
 	if err := e.check(); err != nil {
 		return "", err

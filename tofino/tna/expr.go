@@ -44,8 +44,11 @@ func (p *aluPrinter) choice(c *grammar.Choose) grammar.Expr {
 }
 
 // hole is a constant hole's value as a word.
-func (p *aluPrinter) hole(i int) uint64 {
-	h, v := p.g.Holes[i], p.config[i]
+func (p *aluPrinter) hole(i int) uint64 { return holeWord(p.g.Holes[i], p.config[i]) }
+
+// holeWord is a constant hole's value as the ALU's 32-bit word: zero- or
+// sign-extended from the hole's width.
+func holeWord(h *grammar.Hole, v uint64) uint64 {
 	if h.Bits < 64 {
 		v &= 1<<uint(h.Bits) - 1
 	}

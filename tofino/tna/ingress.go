@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"sort"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -390,6 +391,9 @@ func (ac *actionCode) registerAction(u int, alu *synth.ALU) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := ac.countConstants(st.reg, alu); err != nil {
+		return "", err
+	}
 	g := alu.Grammar
 	pr := &aluPrinter{g: g, config: alu.Config, lets: map[string]string{}}
 	var b strings.Builder
@@ -417,6 +421,43 @@ func (ac *actionCode) registerAction(u int, alu *synth.ALU) (string, error) {
 	fmt.Fprintf(&b, "            rv = %s;\n", pr.expr(g.Output))
 	return fmt.Sprintf("    RegisterAction<%s, %s, bit<32>>(%s) %sra%d = {\n        void apply(inout %s value, out bit<32> rv) {\n%s        }\n    };\n",
 		st.valueType, st.indexType, st.reg, ac.prefix, u, st.valueType, b.String()), nil
+}
+
+// saluConstants is how many constants outside its 4-bit immediates
+// (-8..7) a Tofino stateful ALU holds: a register file of 4 words, shared
+// by every RegisterAction of the register (ALUS.md §3.2).
+const saluConstants = 4
+
+// countConstants adds the constants an ALU's configuration uses (those
+// whose value matters: the emitter prints the whole grammar) that no
+// immediate holds to its register's, and refuses more than the stateful
+// ALU holds.
+func (ac *actionCode) countConstants(reg string, alu *synth.ALU) error {
+	live, err := synth.LiveConstants(ac.e.ctx, alu.Grammar, alu.Config, 32)
+	if err != nil {
+		return err
+	}
+	wide := ac.e.wideConstants[reg]
+	if wide == nil {
+		wide = map[int32]bool{}
+		ac.e.wideConstants[reg] = wide
+	}
+	for _, i := range live {
+		v := int32(uint32(holeWord(alu.Grammar.Holes[i], alu.Config[i])))
+		if v < -8 || v > 7 {
+			wide[v] = true
+		}
+	}
+	if len(wide) > saluConstants {
+		var vs []string
+		for v := range wide {
+			vs = append(vs, fmt.Sprint(v))
+		}
+		sort.Strings(vs)
+		return errorAt(ac.a.Span, "action %s: register %s's stateful ALU needs %d constants outside -8..7 (%s); a Tofino stateful ALU holds %d",
+			ac.a.Name, reg, len(wide), strings.Join(vs, ", "), saluConstants)
+	}
+	return nil
 }
 
 // operand is an ALU input (or a written value) as a 32-bit word in stage

@@ -1,0 +1,58 @@
+package synth
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/synth/grammar"
+)
+
+// LiveConstants lists the constant holes of a configured ALU whose value
+// matters: with every other hole as configured, another value of it
+// changes a new state or the output for some input. A backend that prints
+// the whole grammar counts only these against the target's constants
+// (Tofino's stateful ALU holds four that do not fit its 4-bit immediates).
+func LiveConstants(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, width int) ([]int, error) {
+	x := z3.NewContext()
+	defer x.Close()
+	states := make([]z3.Expr, len(g.States))
+	for i := range states {
+		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
+	}
+	packets := make([]z3.Expr, len(g.Packets))
+	for i := range packets {
+		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
+	}
+	holes := grammar.HoleConsts(x, g.Holes, cfg)
+	base, err := g.Encode(x, holes, states, packets, width)
+	if err != nil {
+		return nil, err
+	}
+	var live []int
+	for i, h := range g.Holes {
+		if h.Kind == grammar.HoleChoice {
+			continue
+		}
+		other := append([]z3.Expr(nil), holes...)
+		other[i] = x.BVConst(fmt.Sprintf("k%d", i), h.Bits)
+		t, err := g.Encode(x, other, states, packets, width)
+		if err != nil {
+			return nil, err
+		}
+		differs := []z3.Expr{t.Output.Eq(base.Output).Not()}
+		for j := range t.States {
+			differs = append(differs, t.States[j].Eq(base.States[j]).Not())
+		}
+		s := x.NewSolverFor("QF_BV")
+		s.Assert(x.Or(differs...))
+		res, err := s.Check(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("synth: ALU %s: %w", g.Name, err)
+		}
+		if res != z3.Unsat {
+			live = append(live, i)
+		}
+	}
+	return live, nil
+}
