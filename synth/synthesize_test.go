@@ -308,3 +308,24 @@ func TestDeepSharedTerms(t *testing.T) {
 		t.Errorf("got %.300v, want a short UnsupportedError", err)
 	}
 }
+
+// TestObstacleNamed: raw computes the count's update (c + 1), but the
+// packet's field becomes the count times the field, which no stateless
+// ALU of Banzai computes (it has no multiplication). The error must say that the
+// update fits and what stopped the mapping, not that no configuration
+// computes the update.
+func TestObstacleNamed(t *testing.T) {
+	prog := corpus.CounterProgram(t, "            c = c + 1;\n            hdr.app.sample = c * hdr.app.sample;")
+	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := banzai.Target("raw")
+	stateful, _ := tg.Grammar("raw")
+	stateless, _ := tg.Grammar("stateless")
+	_, _, err = synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	var u *synth.UnsupportedError
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), "ALU raw computes count[32w0] = (count[32w0]_pre + 32w1), but no mapping of it leaves the rest computable; the first stopped at: no configuration of ALU stateless computes") {
+		t.Errorf("got %v", err)
+	}
+}
