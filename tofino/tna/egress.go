@@ -303,60 +303,22 @@ func (e *emitter) egressParser() {
 func (e *emitter) egressControl() error {
 	c := e.egress
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
-	var tables []*ir.Table
-	for _, n := range e.egressNodes {
-		t, err := e.table(n)
-		if err != nil {
-			return err
-		}
-		tables = append(tables, t)
-	}
 	e.epilogue = []ir.Stmt{dropIf511(std, &ir.Var{Name: "eg_dprsr_md"})}
-	var actions []*ir.Action
-	for _, a := range c.Actions {
-		b, err := e.stmts(a.Body, a.Name)
-		if err != nil {
-			return err
-		}
-		pa := *a
-		pa.Body = b
-		actions = append(actions, &pa)
-	}
-	body, err := e.stmts(c.Body, "")
+	tables, actions, body, err := e.controlParts(c, e.egressNodes)
 	if err != nil {
 		return err
 	}
-	e.pr.Line("control %s(inout %s %s, inout %s %s, in egress_intrinsic_metadata_t eg_intr_md,", c.Name, hdr.Type, hdr.Name, meta.Type, meta.Name)
-	e.pr.Line("        in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md,")
-	e.pr.Line("        inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {")
-	e.pr.Indent(1)
-	e.pr.Line("%s %s; // v1model's, for the program's own code", std.Type, std.Name)
-	for _, v := range c.Locals {
-		e.pr.Line("%s %s;", v.Type, v.Name)
-	}
+	e.controlHead(c, "egress", "eg", "output_port_t eg_oport_md")
 	for _, a := range actions {
 		e.pr.Action(a)
 	}
-	for _, t := range tables {
-		if s, ok := e.stageOf[t]; ok {
-			e.pr.Line("@stage(%d)", s)
-		}
-		e.pr.Table(t)
-	}
+	e.printTables(tables)
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
 	for _, l := range e.bridge.loads(hdr.Name, meta.Name, std.Name) {
 		e.pr.Line("%s", l)
 	}
-	e.pr.Indent(-1)
-	e.pr.Stmts(body)
-	e.pr.Indent(1)
-	e.pr.Indent(-1)
-	e.pr.Stmts(e.epilogue)
-	e.pr.Line("}")
-	e.pr.Indent(-1)
-	e.pr.Line("}")
-	e.out.WriteString("\n")
+	e.controlTail(body)
 	return nil
 }
 

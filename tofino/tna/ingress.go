@@ -22,44 +22,12 @@ func (e *emitter) ingressBlock() error {
 			return err
 		}
 	}
-	var tables []*ir.Table
-	for _, n := range e.ingressNodes {
-		t, err := e.table(n)
-		if err != nil {
-			return err
-		}
-		tables = append(tables, t)
-	}
 	e.epilogue = e.ingressEpilogue(hdr, meta, std)
-	var plain []*ir.Action
-	for _, a := range c.Actions {
-		if _, ok := e.in.Graphs[a.Name]; ok {
-			if !e.synthesizedApplied[a.Name] {
-				return errorAt(a.Span, "action %s holds @atomic code and no table applies it; the Tofino backend places @atomic actions through their table", a.Name)
-			}
-			continue
-		}
-		b, err := e.stmts(a.Body, a.Name)
-		if err != nil {
-			return err
-		}
-		pa := *a
-		pa.Body = b
-		plain = append(plain, &pa)
-	}
-	body, err := e.stmts(c.Body, "")
+	tables, plain, body, err := e.controlParts(c, e.ingressNodes)
 	if err != nil {
 		return err
 	}
-
-	e.pr.Line("control %s(inout %s %s, inout %s %s, in ingress_intrinsic_metadata_t ig_intr_md,", c.Name, hdr.Type, hdr.Name, meta.Type, meta.Name)
-	e.pr.Line("        in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,")
-	e.pr.Line("        inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {")
-	e.pr.Indent(1)
-	e.pr.Line("%s %s; // v1model's, for the program's own code", std.Type, std.Name)
-	for _, v := range c.Locals {
-		e.pr.Line("%s %s;", v.Type, v.Name)
-	}
+	e.controlHead(c, "ingress", "ig", "tm_t ig_tm_md")
 	for _, l := range e.locals {
 		e.pr.Line("%s", l)
 	}
@@ -72,6 +40,65 @@ func (e *emitter) ingressBlock() error {
 	for _, a := range e.actions {
 		e.out.WriteString(a)
 	}
+	e.printTables(tables)
+	e.pr.Line("apply {")
+	e.pr.Indent(1)
+	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
+	for _, f := range e.runFlags { // the flags that tell later stages an action ran
+		e.pr.Line("%s = 1w0;", f)
+	}
+	e.controlTail(body)
+	return nil
+}
+
+// controlParts converts a control's tables (nodes), plain actions and
+// apply block for TNA; e.epilogue must be the control's.
+func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables []*ir.Table, plain []*ir.Action, body []ir.Stmt, err error) {
+	for _, n := range nodes {
+		t, err := e.table(n)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		tables = append(tables, t)
+	}
+	for _, a := range c.Actions {
+		if _, ok := e.in.Graphs[a.Name]; ok {
+			if !e.synthesizedApplied[a.Name] {
+				return nil, nil, nil, errorAt(a.Span, "action %s holds @atomic code and no table applies it; the Tofino backend places @atomic actions through their table", a.Name)
+			}
+			continue
+		}
+		b, err := e.stmts(a.Body, a.Name)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		pa := *a
+		pa.Body = b
+		plain = append(plain, &pa)
+	}
+	body, err = e.stmts(c.Body, "")
+	return tables, plain, body, err
+}
+
+// controlHead writes a TNA control's signature (half is "ingress" or
+// "egress", prefix its parameters' "ig" or "eg", last its last
+// parameter's type suffix and name), then v1model's standard metadata
+// and the control's locals.
+func (e *emitter) controlHead(c *ir.Control, half, prefix, last string) {
+	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
+	e.pr.Line("control %s(inout %s %s, inout %s %s, in %s_intrinsic_metadata_t %s_intr_md,", c.Name, hdr.Type, hdr.Name, meta.Type, meta.Name, half, prefix)
+	e.pr.Line("        in %s_intrinsic_metadata_from_parser_t %s_prsr_md, inout %s_intrinsic_metadata_for_deparser_t %s_dprsr_md,", half, prefix, half, prefix)
+	e.pr.Line("        inout %s_intrinsic_metadata_for_%s) {", half, last)
+	e.pr.Indent(1)
+	e.pr.Line("%s %s; // v1model's, for the program's own code", std.Type, std.Name)
+	for _, v := range c.Locals {
+		e.pr.Line("%s %s;", v.Type, v.Name)
+	}
+}
+
+// printTables writes tables pinned to their stages, each followed by the
+// tables of its actions' later stages.
+func (e *emitter) printTables(tables []*ir.Table) {
 	for _, t := range tables {
 		if s, ok := e.stageOf[t]; ok {
 			e.pr.Line("@stage(%d)", s)
@@ -81,12 +108,12 @@ func (e *emitter) ingressBlock() error {
 			e.out.WriteString(x)
 		}
 	}
-	e.pr.Line("apply {")
-	e.pr.Indent(1)
-	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
-	for _, f := range e.runFlags { // the flags that tell later stages an action ran
-		e.pr.Line("%s = 1w0;", f)
-	}
+}
+
+// controlTail writes the rest of an apply block whose first lines are
+// written (at one indent more): body, then the epilogue; and closes the
+// control.
+func (e *emitter) controlTail(body []ir.Stmt) {
 	e.pr.Indent(-1)
 	e.pr.Stmts(body)
 	e.pr.Stmts(e.epilogue)
@@ -94,7 +121,6 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Indent(-1)
 	e.pr.Line("}")
 	e.out.WriteString("\n")
-	return nil
 }
 
 // ingressEpilogue is what the ingress does last, and before an exit: the
