@@ -8,6 +8,7 @@ import (
 
 	"github.com/p4hls/p4hls/backends/banzai"
 	"github.com/p4hls/p4hls/ir"
+	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/tofino"
 )
 
@@ -42,8 +43,7 @@ func TestConstantAsInput(t *testing.T) {
 	five := b.Const(5, 32)
 	term := b.Binary(OpXor, x, five)
 	stateless, _ := tofino.Target().Grammar("stateless")
-	s := &synthesizer{ctx: context.Background(), tx: &Transaction{Action: &ir.Action{Name: "a"}}, stateless: stateless,
-		width: 32, attemptBudget: time.Second, g: &Graph{}, fields: map[string]int{}, done: map[*Term]Operand{x: {Kind: FromField}}}
+	s := fieldSynthesizer(stateless, x)
 	op, err := s.statelessALU(term)
 	if err != nil {
 		t.Fatal(err)
@@ -69,8 +69,7 @@ func TestSaturatingByATree(t *testing.T) {
 		t.Fatal(err)
 	}
 	stateless, _ := tg.Grammar("stateless")
-	s := &synthesizer{ctx: context.Background(), tx: &Transaction{Action: &ir.Action{Name: "a"}}, stateless: stateless,
-		width: 32, attemptBudget: time.Second, g: &Graph{}, fields: map[string]int{}, done: map[*Term]Operand{x: {Kind: FromField}}}
+	s := fieldSynthesizer(stateless, x)
 	op, err := s.statelessALU(term)
 	if err != nil {
 		t.Fatal(err)
@@ -87,4 +86,11 @@ func TestSaturatingByATree(t *testing.T) {
 	if fromALUs != 2 {
 		t.Errorf("the root reads %+v, want the other two ALUs", s.g.ALUs[op.Index].Inputs)
 	}
+}
+
+// fieldSynthesizer is a synthesizer of stateless ALUs for which x is a
+// field.
+func fieldSynthesizer(stateless *grammar.Grammar, x *Term) *synthesizer {
+	return &synthesizer{ctx: context.Background(), tx: &Transaction{Action: &ir.Action{Name: "a"}}, stateless: stateless,
+		width: 32, attemptBudget: time.Second, g: &Graph{}, fields: map[string]int{}, done: map[*Term]Operand{x: {Kind: FromField}}}
 }
