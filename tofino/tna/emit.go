@@ -137,10 +137,13 @@ func (e *emitter) check() error {
 		if i == 4 && checksumUpdates(c) != nil {
 			continue // the deparser computes them (deparserBlock)
 		}
-		if i == 3 || len(c.Body) == 0 && len(c.Tables) == 0 {
+		switch {
+		case i == 3 || len(c.Body) == 0 && len(c.Tables) == 0:
 			continue
+		case i == 1:
+			return errorAt(c.Span, "control %s is not empty; the Tofino backend does not write v1model's verify-checksum control yet (TNA verifies checksums in the parser)", c.Name)
 		}
-		return errorAt(c.Span, "control %s is not empty; the Tofino backend does not write v1model's checksum controls other than csum16 updates yet", c.Name)
+		return errorAt(c.Span, "control %s: the Tofino backend writes a compute-checksum control of csum16 update_checksum calls only", c.Name)
 	}
 	pp := e.parser.Params
 	if len(pp) != 4 {
