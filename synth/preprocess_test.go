@@ -96,3 +96,21 @@ func TestPreprocessNoSimplify(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualityConstantRight: written with the constant on the left (as a
+// rewriting flips them), an equality is the same term: 0 == x is x == 0,
+// and 1000 == x + 1 is x == 999 (SNAP's flipped comparisons synthesized
+// to no pair configuration before).
+func TestEqualityConstantRight(t *testing.T) {
+	b := NewBuilder()
+	x := b.Input("x", nil, 32)
+	one, zero, k := b.Const(1, 32), b.Const(0, 32), b.Const(1000, 32)
+	for _, op := range []Op{OpEq, OpNe} {
+		if l, r := b.Binary(op, zero, x), b.Binary(op, x, zero); l != r {
+			t.Errorf("%s and %s are two terms", l, r)
+		}
+		if l, r := b.Binary(op, k, b.Binary(OpAdd, x, one)), b.Binary(op, x, b.Const(999, 32)); l != r {
+			t.Errorf("%s, want %s", l, r)
+		}
+	}
+}

@@ -278,6 +278,11 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 			return b.Bool(false)
 		}
 	}
+	// Equality is symmetric: a constant goes right (0 == heavy is
+	// heavy == 0), so that the forms below find it.
+	if (op == OpEq || op == OpNe) && x.IsConst() && !y.IsConst() {
+		x, y = y, x
+	}
 	// x == y is x - y == 0 (and so for !=): ALUs that compare one input
 	// with a constant (Tofino's) then compare a difference a stateless
 	// ALU computed, and a cut of the term finds that difference.
