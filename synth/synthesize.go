@@ -1121,6 +1121,13 @@ func (s *synthesizer) query(sk sketch, spec Spec) (grammar.Config, error) {
 
 func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (grammar.Config, error) {
 	key, keyed := QueryKey(sk.grammar(), spec, s.width)
+	// A budget counts solver work, so a query cut by one is cut by it
+	// again: that is kept too, under the budget (BLUE's packed attempt on
+	// Tofino spends its whole budget on every compile otherwise).
+	cut, budgeted := "", false
+	if b, ok := ctx.Value(budgetKey{}).(*workBudget); ok {
+		cut, budgeted = fmt.Sprintf("%s-cut-%d", key, b.left), true // a file name, in a DiskCache
+	}
 	if s.cache != nil && keyed {
 		if cfg, found, ok := s.cache.Get(key); ok {
 			s.count(func(st *Stats) { st.CacheHits++ })
@@ -1129,14 +1136,25 @@ func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (gramm
 			}
 			return cfg, nil
 		}
+		if budgeted {
+			if _, _, ok := s.cache.Get(cut); ok {
+				s.count(func(st *Stats) { st.CacheHits++ })
+				return nil, fmt.Errorf("synth: ALU %s: %w", sk.name(), errBudget)
+			}
+		}
 	}
 	s.count(func(st *Stats) { st.Queries++ })
 	cfg, _, err := findConfig(ctx, sk, spec, s.width)
 	if errors.Is(err, ErrNoConfig) {
 		s.count(func(st *Stats) { st.Failed++ })
 	}
-	if s.cache != nil && keyed && (err == nil || errors.Is(err, ErrNoConfig)) {
-		s.cache.Put(key, cfg, err == nil)
+	if s.cache != nil && keyed {
+		switch {
+		case err == nil || errors.Is(err, ErrNoConfig):
+			s.cache.Put(key, cfg, err == nil)
+		case budgeted && errors.Is(err, errBudget) && ctx.Err() == nil:
+			s.cache.Put(cut, nil, false)
+		}
 	}
 	return cfg, err
 }
