@@ -2,9 +2,10 @@ package tna
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"math/bits"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -476,10 +477,9 @@ func (ac *actionCode) countConstants(reg string, alu *synth.ALU) error {
 	}
 	if len(wide) > saluConstants {
 		var vs []string
-		for v := range wide {
+		for _, v := range slices.Sorted(maps.Keys(wide)) {
 			vs = append(vs, fmt.Sprint(v))
 		}
-		sort.Strings(vs)
 		return errorAt(ac.a.Span, "action %s: register %s's stateful ALU needs %d constants outside -8..7 (%s); a Tofino stateful ALU holds %d",
 			ac.a.Name, reg, len(wide), strings.Join(vs, ", "), saluConstants)
 	}
