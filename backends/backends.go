@@ -1,6 +1,7 @@
 // Package backends holds what every backend takes and reports: a compiled
-// program (its IR after phase 1, phase 1's graph of its ingress control,
-// the synthesized resource graphs and allocation's placement), and the
+// program (its IR after phase 1, phase 1's graphs of its ingress and
+// egress controls, the synthesized resource graphs and allocation's
+// placement), and the
 // error for what a target lacks, at its place in the source.
 package backends
 

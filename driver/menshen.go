@@ -77,9 +77,9 @@ func MenshenInput(res *Result, entries []interp.TableEntry) (lower.Input, error)
 	return lower.Input{Compiled: c, Entries: entries, Tenant: MenshenTenant}, err
 }
 
-// compiled is what every backend takes from a compile: a v1model
-// program whose egress and other controls are empty (backend names the
-// target in the error).
+// compiled is what every backend takes from a compile of a v1model
+// program (backend names the target in the error); a backend that runs
+// the ingress control alone refuses the rest (egressEmpty).
 func compiled(res *Result, backend string) (backends.Compiled, error) {
 	if res.analysis == nil || res.Placement == nil || res.TransformedProgram == nil {
 		return backends.Compiled{}, fmt.Errorf("the compile did not reach allocation")
@@ -198,8 +198,8 @@ func eightBitPorts(prog *ir.Program, entries []interp.TableEntry) {
 	}
 }
 
-// egressEmpty refuses a program whose egress control has tables or
-// statements (why says why they cannot run).
+// egressEmpty refuses a program whose controls other than the ingress
+// (the egress) have tables or statements (why says why they cannot run).
 func egressEmpty(res *Result, why string) error {
 	for _, cg := range res.analysis.Controls {
 		if cg.Control != res.TransformedProgram.Pipeline[2].Control && len(cg.Nodes) > 0 {

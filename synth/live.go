@@ -16,14 +16,7 @@ import (
 func LiveConstants(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, width int) ([]int, error) {
 	x := z3.NewContext()
 	defer x.Close()
-	states := make([]z3.Expr, len(g.States))
-	for i := range states {
-		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
-	}
-	packets := make([]z3.Expr, len(g.Packets))
-	for i := range packets {
-		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
-	}
+	states, packets := inputVars(x, len(g.States), len(g.Packets), width)
 	holes := grammar.HoleConsts(x, g.Holes, cfg)
 	base, err := g.Encode(x, holes, states, packets, width)
 	if err != nil {
@@ -40,19 +33,39 @@ func LiveConstants(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, 
 		if err != nil {
 			return nil, err
 		}
-		differs := []z3.Expr{t.Output.Eq(base.Output).Not()}
-		for j := range t.States {
-			differs = append(differs, t.States[j].Eq(base.States[j]).Not())
-		}
-		s := x.NewSolverFor("QF_BV")
-		s.Assert(x.Or(differs...))
-		res, err := s.Check(ctx)
+		differs, err := mayDiffer(ctx, x, base, t)
 		if err != nil {
 			return nil, fmt.Errorf("synth: ALU %s: %w", g.Name, err)
 		}
-		if res != z3.Unsat {
+		if differs {
 			live = append(live, i)
 		}
 	}
 	return live, nil
+}
+
+// inputVars makes variables for an ALU's state and packet inputs.
+func inputVars(x *z3.Context, nStates, nPackets, width int) (states, packets []z3.Expr) {
+	states = make([]z3.Expr, nStates)
+	for i := range states {
+		states[i] = x.BVConst(fmt.Sprintf("s%d", i), width)
+	}
+	packets = make([]z3.Expr, nPackets)
+	for i := range packets {
+		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
+	}
+	return states, packets
+}
+
+// mayDiffer says whether two encodings of an ALU give another output or
+// another new state for some input (an unknown answer counts as yes).
+func mayDiffer(ctx context.Context, x *z3.Context, a, b grammar.Terms) (bool, error) {
+	differs := []z3.Expr{a.Output.Eq(b.Output).Not()}
+	for j := range a.States {
+		differs = append(differs, a.States[j].Eq(b.States[j]).Not())
+	}
+	s := x.NewSolverFor("QF_BV")
+	s.Assert(x.Or(differs...))
+	res, err := s.Check(ctx)
+	return res != z3.Unsat, err
 }

@@ -294,36 +294,35 @@ func TestDeepSharedTerms(t *testing.T) {
 		body.WriteString("            c = c * (c + hdr.app.sample);\n")
 	}
 	body.WriteString("            hdr.app.sample = c;")
-	prog := corpus.CounterProgram(t, body.String())
-	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, _ := banzai.Target("pred_raw")
-	stateful, _ := tg.Grammar("pred_raw")
-	stateless, _ := tg.Grammar("stateless")
-	_, _, err = synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	err := synthesizeCounter(t, body.String(), "pred_raw")
 	var u *synth.UnsupportedError
 	if !errors.As(err, &u) || len(err.Error()) > 2000 || !strings.Contains(err.Error(), "...") {
 		t.Errorf("got %.300v, want a short UnsupportedError", err)
 	}
 }
 
-// TestObstacleNamed: raw computes the count's update (c + 1), but the
-// packet's field becomes the count times the field, which no stateless
-// ALU of Banzai computes (it has no multiplication). The error must say that the
-// update fits and what stopped the mapping, not that no configuration
-// computes the update.
-func TestObstacleNamed(t *testing.T) {
-	prog := corpus.CounterProgram(t, "            c = c + 1;\n            hdr.app.sample = c * hdr.app.sample;")
-	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
+// synthesizeCounter synthesizes corpus.CounterProgram(body)'s action on
+// a Banzai atom and returns the error.
+func synthesizeCounter(t *testing.T, body, atom string) error {
+	t.Helper()
+	tx, err := synth.Preprocess(corpus.AtomicAction(t, corpus.CounterProgram(t, body)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, _ := banzai.Target("raw")
-	stateful, _ := tg.Grammar("raw")
+	tg, _ := banzai.Target(atom)
+	stateful, _ := tg.Grammar(atom)
 	stateless, _ := tg.Grammar("stateless")
 	_, _, err = synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	return err
+}
+
+// TestObstacleNamed: raw computes the count's update (c + 1), but the
+// packet's field becomes the count times the field, which no stateless
+// ALU of Banzai computes (it has no multiplication). The error must say
+// that the update fits and what stopped the mapping, not that no
+// configuration computes the update.
+func TestObstacleNamed(t *testing.T) {
+	err := synthesizeCounter(t, "            c = c + 1;\n            hdr.app.sample = c * hdr.app.sample;", "raw")
 	var u *synth.UnsupportedError
 	if !errors.As(err, &u) || !strings.Contains(err.Error(), "ALU raw computes count[32w0] = (count[32w0]_pre + 32w1), but no mapping of it leaves the rest computable; the first stopped at: no configuration of ALU stateless computes") {
 		t.Errorf("got %v", err)

@@ -356,10 +356,7 @@ func readsInput(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, j, 
 	x := z3.NewContext()
 	defer x.Close()
 	holes := grammar.HoleConsts(x, g.Holes, cfg)
-	a := make([]z3.Expr, len(g.Packets))
-	for i := range a {
-		a[i] = x.BVConst(fmt.Sprintf("a%d", i), width)
-	}
+	_, a := inputVars(x, 0, len(g.Packets), width)
 	b := append([]z3.Expr(nil), a...)
 	b[j] = x.BVConst("b", width)
 	ta, err := g.Encode(x, holes, nil, a, width)
@@ -370,13 +367,11 @@ func readsInput(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, j, 
 	if err != nil {
 		return false, err
 	}
-	sol := x.NewSolverFor("QF_BV")
-	sol.Assert(ta.Output.Eq(tb.Output).Not())
-	res, err := sol.Check(ctx)
+	reads, err := mayDiffer(ctx, x, ta, tb)
 	if err != nil {
 		return false, fmt.Errorf("synth: ALU %s: %w", g.Name, err)
 	}
-	return res != z3.Unsat, nil
+	return reads, nil
 }
 
 // semanticOutputs lists the state values a group's ALU may output that

@@ -167,16 +167,11 @@ func (e *emitter) checkEgress() error {
 	if len(c.Instances) > 0 {
 		return errorAt(c.Instances[0].Span, "extern %s in the egress control: the Tofino backend writes the egress's tables and actions only", c.Instances[0].Name)
 	}
-	var b strings.Builder
-	ir.NewPrinter(&b).Control(c)
-	text, std := b.String(), c.Params[2]
-	if st, ok := std.Type.(*ir.Struct); ok {
-		for _, f := range st.Fields {
-			if f.Name != "ingress_port" && f.Name != "egress_spec" && f.Name != "egress_port" && strings.Contains(text, std.Name+"."+f.Name) {
-				return errorAt(c.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", c.Name, std.Name, f.Name)
-			}
-		}
+	text, err := portsOnly(c)
+	if err != nil {
+		return err
 	}
+	std := c.Params[2]
 	if strings.Contains(text, std.Name+".egress_port = ") {
 		return errorAt(c.Span, "control %s sets %s.egress_port; a Tofino egress cannot change the port", c.Name, std.Name)
 	}

@@ -169,19 +169,26 @@ func (e *emitter) check() error {
 	if len(ps) != 3 {
 		return errorAt(e.ingress.Span, "control %s: v1model's ingress has 3 parameters", e.ingress.Name)
 	}
-	// The standard metadata the TNA ingress keeps as a local holds the
-	// ports; any other field would read 0 where v1model has a value.
+	_, err := portsOnly(e.ingress)
+	return err
+}
+
+// portsOnly refuses a v1model control that uses standard metadata other
+// than the ports: the TNA control keeps it as a local that holds the
+// ports, and any other field would read 0 where v1model has a value. It
+// returns the control as text.
+func portsOnly(c *ir.Control) (string, error) {
 	var b strings.Builder
-	ir.NewPrinter(&b).Control(e.ingress)
-	text := b.String()
-	if std, ok := ps[2].Type.(*ir.Struct); ok {
-		for _, f := range std.Fields {
-			if f.Name != "ingress_port" && f.Name != "egress_spec" && f.Name != "egress_port" && strings.Contains(text, ps[2].Name+"."+f.Name) {
-				return errorAt(e.ingress.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", e.ingress.Name, ps[2].Name, f.Name)
+	ir.NewPrinter(&b).Control(c)
+	text, std := b.String(), c.Params[2]
+	if st, ok := std.Type.(*ir.Struct); ok {
+		for _, f := range st.Fields {
+			if f.Name != "ingress_port" && f.Name != "egress_spec" && f.Name != "egress_port" && strings.Contains(text, std.Name+"."+f.Name) {
+				return "", errorAt(c.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", c.Name, std.Name, f.Name)
 			}
 		}
 	}
-	return nil
+	return text, nil
 }
 
 // reads reports whether statements name v.
