@@ -392,6 +392,12 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 			if v, ok := l.c.Values[p.Value].(*big.Int); ok {
 				t.Size = int(v.Int64())
 			}
+		case "counters", "meters":
+			if r, ok := l.expr(p.Value).(*ir.InstanceRef); ok && p.Name.Name == "counters" {
+				t.Counters = r.Inst
+			} else if ok {
+				t.Meters = r.Inst
+			}
 		case "entries":
 			entries = p
 		}

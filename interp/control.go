@@ -236,10 +236,11 @@ func (sw *Switch) registerNamed(name string) (*ir.Instance, int, error) {
 }
 
 // SetMeterColor makes a meter (or direct meter, index 0) report a colour:
-// 0 green, 1 yellow, 2 red. Meters are deterministic in the interpreter.
+// 0 green, 1 yellow, 2 red (a TNA meter returns its own encoding of it).
+// Meters are deterministic in the interpreter.
 func (sw *Switch) SetMeterColor(name string, index, color uint64) error {
 	inst, ok := sw.instances[name]
-	if !ok || (inst.Type.Name != "meter" && inst.Type.Name != "direct_meter") {
+	if !ok || sw.meterColors[inst] == nil {
 		return fmt.Errorf("no meter called %q", name)
 	}
 	sw.meterColors[inst][index] = color

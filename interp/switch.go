@@ -238,9 +238,9 @@ func (sw *Switch) addInstance(inst *ir.Instance) {
 			vals[i] = zero(inst.Type.Args[0])
 		}
 		sw.registers[inst] = vals
-	case "counter", "direct_counter":
+	case "counter", "direct_counter", "Counter", "DirectCounter":
 		sw.counters[inst] = make([]Counter, size)
-	case "meter", "direct_meter":
+	case "meter", "direct_meter", "Meter", "DirectMeter":
 		sw.meterColors[inst] = map[uint64]uint64{}
 	}
 }

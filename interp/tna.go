@@ -163,6 +163,22 @@ func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 	case "Checksum.update":
 		x, t := s.arg(c, 0), s.argType(c, 0)
 		return func(fr *frame) Value { return Value{U: uint64(csum16(serialize(t, x(fr))))} }
+	case "Counter.count":
+		idx := s.arg(c, 0)
+		return func(fr *frame) Value {
+			fr.sw.count(inst, idx(fr).U, len(fr.pkt.data))
+			return Value{}
+		}
+	case "DirectCounter.count":
+		return func(fr *frame) Value {
+			fr.sw.count(inst, 0, len(fr.pkt.data))
+			return Value{}
+		}
+	case "Meter.execute":
+		idx := s.arg(c, 0)
+		return func(fr *frame) Value { return Value{U: tnaColor(fr.sw.meterColor(inst, idx(fr).U))} }
+	case "DirectMeter.execute":
+		return func(fr *frame) Value { return Value{U: tnaColor(fr.sw.meterColor(inst, 0))} }
 	case "Random.get":
 		rt := bitsOf(c.T)
 		return func(fr *frame) Value {
@@ -170,6 +186,15 @@ func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 		}
 	}
 	return nil
+}
+
+// tnaColor is a colour (as SetMeterColor takes it: v1model's numbers) as
+// a TNA meter returns it: green 0, yellow 1, red 3.
+func tnaColor(c uint64) uint64 {
+	if c == 2 {
+		return 3
+	}
+	return c
 }
 
 // tnaHashNames maps tna.p4's HashAlgorithm_t to the interpreter's hashes.

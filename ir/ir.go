@@ -288,7 +288,10 @@ type Table struct {
 	Entries []*Entry
 	// Size is the declared size, or 0 when none was given.
 	Size int
-	Span diag.Span
+	// Counters and Meters are the direct counter and the direct meter the
+	// table's counters and meters properties attach (nil without).
+	Counters, Meters *Instance
+	Span             diag.Span
 }
 
 // Key is one key of a table.

@@ -266,6 +266,12 @@ func (p *printer) table(t *Table) {
 	if t.Size > 0 {
 		p.line("size = %d;", t.Size)
 	}
+	if t.Counters != nil {
+		p.line("counters = %s;", t.Counters.Name)
+	}
+	if t.Meters != nil {
+		p.line("meters = %s;", t.Meters.Name)
+	}
 	if len(t.Entries) > 0 {
 		p.line("const entries = {")
 		p.indent++

@@ -2,8 +2,9 @@
  * description of its API: the Switch and Pipeline packages, the ingress and
  * egress parser, control and deparser signatures, the intrinsic metadata,
  * and the externs a compiled program uses (Register and RegisterAction,
- * Hash, Random, Counter, Checksum). It declares the interface only; p4hls's
- * Tofino backend emits programs against it, and `p4hls check` checks them.
+ * Hash, Random, counters, meters, Checksum). It declares the interface
+ * only; p4hls's Tofino backend emits programs against it, and `p4hls check`
+ * checks them.
  * Fields of intrinsic metadata the hardware has but p4hls never reads are
  * kept as padding, so the headers have the hardware's sizes. */
 #ifndef _TNA_P4_
@@ -173,6 +174,39 @@ enum CounterType_t {
 extern Counter<W, I> {
     Counter(bit<32> size, CounterType_t type);
     void count(in I index);
+}
+
+// A counter attached to a table (its counters property): count counts
+// the entry that matched.
+extern DirectCounter<W> {
+    DirectCounter(CounterType_t type);
+    void count();
+}
+
+enum MeterType_t {
+    PACKETS,
+    BYTES
+}
+
+// The colours a meter returns. Not v1model's: red is 3, where v1model's is 2.
+enum bit<8> MeterColor_t {
+    GREEN = 8w0,
+    YELLOW = 8w1,
+    RED = 8w3
+}
+
+// Two-rate three-colour meters; execute returns the colour of the cell at
+// index.
+extern Meter<I> {
+    Meter(bit<32> size, MeterType_t type);
+    bit<8> execute(in I index);
+}
+
+// A meter attached to a table (its meters property): execute returns the
+// colour of the entry that matched.
+extern DirectMeter {
+    DirectMeter(MeterType_t type);
+    bit<8> execute();
 }
 
 // The ones'-complement checksum of the deparser (and the parser).

@@ -65,6 +65,7 @@ type emitter struct {
 	runFlags                  []string          // the locals that tell later stages an action ran
 	registerOf                map[string]string // v1model register name -> its Register's element type
 	synthesizedApplied        map[string]bool
+	usesMeters                bool // the ingress holds colorLocal
 }
 
 // tableStages is where allocation put a table and its actions.

@@ -19,9 +19,15 @@ func (e *emitter) ingressBlock() error {
 	c := e.ingress
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
 	for _, inst := range append(append([]*ir.Instance(nil), e.prog.Instances...), c.Instances...) {
+		if e.counterOrMeter(inst) {
+			continue
+		}
 		if err := e.register(inst); err != nil {
 			return err
 		}
+	}
+	if e.usesMeters {
+		e.locals = append(e.locals, "bit<8> "+colorLocal+"; // a meter's colour, TNA's encoding")
 	}
 	e.epilogue = e.ingressEpilogue(hdr, meta, std)
 	tables, plain, body, err := e.controlParts(c, e.ingressNodes)
@@ -140,7 +146,7 @@ func (e *emitter) ingressEpilogue(hdr, meta, std *ir.Var) []ir.Stmt {
 // register turns a v1model register into a TNA Register.
 func (e *emitter) register(inst *ir.Instance) error {
 	if inst.Type.Name != "register" || len(inst.Type.Args) != 2 {
-		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes registers only", inst.Type.Name, inst.Name)
+		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes registers, counters and meters only", inst.Type.Name, inst.Name)
 	}
 	size := "32w1"
 	if len(inst.Args) > 0 {
@@ -637,6 +643,10 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 		case *ir.CallStmt:
 			if s.Call.Callee.Func != nil { // the program's function, written as it is
 				out = append(out, s)
+				continue
+			}
+			if tna, ok := meterOrCounterCall(s); ok {
+				out = append(out, tna...)
 				continue
 			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
