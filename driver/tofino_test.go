@@ -33,6 +33,7 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"value_set",       // a parser value set (its .stf fills it)
 	"functions",       // functions called from an action and from the apply block
 	"counters_meters", // counters and meters, direct and indexed (its .stf sets colours)
+	"l2_learning",     // a digest (packed in the deparser) and a multicast group
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -103,6 +104,62 @@ func runSTF(t *testing.T, tna *ir.Program, file string) {
 	}
 	if len(res.Mismatches) > 0 {
 		t.Errorf("%s on the TNA program: %v", filepath.Base(file), res.Mismatches)
+	}
+}
+
+// TestTofinoMulticastAndDigests: variants of l2_learning.p4. A packet
+// with a multicast group ignores egress_spec (BMv2's rule: the TNA
+// program must not add a unicast copy), and mark_to_drop clears the
+// group; a program with two digest calls, or a receiver no digest_type
+// holds, is refused.
+func TestTofinoMulticastAndDigests(t *testing.T) {
+	file := filepath.Join(corpus.Dir(), "ok", "l2_learning.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flood = "action flood() { sm.mcast_grp = 1; }"
+	tests := []struct{ name, old, new, refused string }{
+		{"a group and a port", flood, "action flood() { sm.mcast_grp = 1; sm.egress_spec = 4; }", ""},
+		{"a group, then dropped", flood, "action flood() { sm.mcast_grp = 1; if (hdr.ethernet.etherType == 0x800) { mark_to_drop(sm); } }", ""},
+		{"a group, then port 511", flood, "action flood() { sm.mcast_grp = 1; sm.egress_spec = 511; }", ""},
+		{"two digests", flood, "action flood() { sm.mcast_grp = 1; digest<learn_t>(1, { hdr.ethernet.dst, sm.ingress_port }); }",
+			"l2_learning.p4:26:40: a second digest call"},
+		{"receiver 9", "digest<learn_t>(1,", "digest<learn_t>(9,", "digest's receiver 32w9: on Tofino it is the digest_type, a constant from 1 to 7"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := strings.Replace(string(src), tc.old, tc.new, 1)
+			if changed == string(src) {
+				t.Fatalf("%q is not in the program", tc.old)
+			}
+			res, err := Compile(context.Background(), Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
+			if tc.refused != "" {
+				var fit *DoesNotFitError
+				if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.refused) {
+					t.Errorf("got %v, want a DoesNotFitError with %q", err, tc.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err, res.Diagnostics)
+			}
+			var d diag.List
+			tna, _, err := frontend.Load(context.Background(), filepath.Join(t.TempDir(), "tofino.p4"), []byte(res.TNA), frontend.Options{}, &d)
+			if err != nil {
+				t.Fatal(err, d.String())
+			}
+			c := interp.NewGenerator(res.Program, 7).Case(2000, 2, 0)
+			ref := func() (interp.Target, error) { return interp.New(res.Program, interp.Options{}) }
+			emitted := func() (interp.Target, error) { return interp.New(tna, interp.Options{}) }
+			div, err := interp.Diff(ref, emitted, c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if div != nil {
+				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, res.TNA)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -159,6 +160,8 @@ func outputsDiffer(a, b *Output) string {
 			return "one target produced no result"
 		}
 		return ""
+	case !slices.EqualFunc(a.Digests, b.Digests, func(x, y Digest) bool { return x.Receiver == y.Receiver && bytes.Equal(x.Data, y.Data) }):
+		return fmt.Sprintf("digests: A sent %s, B %s", digestsText(a.Digests), digestsText(b.Digests))
 	case a.Dropped != b.Dropped:
 		return fmt.Sprintf("A dropped: %v, B dropped: %v", a.Dropped, b.Dropped)
 	case a.Dropped:
@@ -174,6 +177,17 @@ func outputsDiffer(a, b *Output) string {
 		return fmt.Sprintf("length: A %d bytes, B %d", len(a.Data), len(b.Data))
 	}
 	return ""
+}
+
+func digestsText(ds []Digest) string {
+	if len(ds) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, fmt.Sprintf("%d:%x", d.Receiver, d.Data))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // maxMinimizeRuns bounds how many reruns minimization spends.

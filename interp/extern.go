@@ -202,11 +202,15 @@ func (s *scope) extract(c *ir.Call) evalFn {
 func (s *scope) callExtern(c *ir.Call) evalFn {
 	switch c.Callee.Extern {
 	case "mark_to_drop":
+		// As BMv2's: the drop port, and no multicast group.
 		sm := s.ref(c.Args[0].Value)
-		spec := s.sw.stdField("egress_spec")
+		spec, grp := s.sw.stdField("egress_spec"), s.sw.stdField("mcast_grp")
 		return func(fr *frame) Value {
 			if p := sm(fr); p != nil && spec >= 0 {
 				p.Agg.Fields[spec] = Value{U: dropPort}
+				if grp >= 0 {
+					p.Agg.Fields[grp] = Value{U: 0}
+				}
 			}
 			return Value{}
 		}

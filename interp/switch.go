@@ -83,6 +83,9 @@ type Output struct {
 	// Emitted lists the headers the deparser wrote, with their bit offsets,
 	// to explain a mismatch field by field.
 	Emitted []EmittedHeader
+	// Digests are the digests the packet sent (a dropped packet may send
+	// some too).
+	Digests []Digest
 }
 
 // EmittedHeader is a header the deparser wrote, at a bit offset of the output.
@@ -447,6 +450,15 @@ func (fr *frame) pending() flow {
 // error reports a run-time fault of the program (a failed assert, a runaway
 // loop), never a packet the parser rejects.
 func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
+	sent := len(sw.Digests)
+	out, err := sw.process(port, data)
+	if out != nil && len(sw.Digests) > sent {
+		out.Digests = append([]Digest(nil), sw.Digests[sent:]...)
+	}
+	return out, err
+}
+
+func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 	if sw.tna != nil {
 		return sw.processTNA(port, data)
 	}
@@ -471,10 +483,17 @@ func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
 	args := [][]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}
 	for i, cc := range sw.controls {
 		if i == 2 { // between ingress and egress
-			if sw.getStd("egress_spec") == dropPort {
+			if sw.multicast() {
+				// Replication is not simulated: the copy followed is the
+				// replica for port 0, whatever egress_spec said (BMv2
+				// ignores it too); the egress sees egress_spec as its port.
+				sw.setStd("egress_port", 0)
+				sw.setStd("egress_spec", 0)
+			} else if sw.getStd("egress_spec") == dropPort {
 				return &Output{Dropped: true}, sw.faultErr
+			} else {
+				sw.setStd("egress_port", sw.getStd("egress_spec"))
 			}
-			sw.setStd("egress_port", sw.getStd("egress_spec"))
 		}
 		fr := sw.frame(cc, pkt)
 		for j, slot := range cc.params {
@@ -555,6 +574,10 @@ func (sw *Switch) setStd(field string, v uint64) {
 		sw.std.Agg.Fields[i] = Value{U: v}
 	}
 }
+
+// multicast reports whether the ingress gave the packet a multicast
+// group.
+func (sw *Switch) multicast() bool { return sw.getStd("mcast_grp") != 0 }
 
 func (sw *Switch) getStd(field string) uint64 {
 	if i := sw.stdField(field); i >= 0 {

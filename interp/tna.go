@@ -15,8 +15,12 @@ import (
 // metadata (the egress port and the length); bit 0 of either deparser's
 // drop_ctl drops the packet; the output port is the ingress control's
 // ucast_egress_port (0 when it is never set: the model does not drop a
-// packet that has no destination, as the hardware would). Hash units
-// compute as v1model's hash of the same name (CRC16 as crc16, ...).
+// packet that has no destination, as the hardware would; with a
+// multicast group it is port 0, as for v1model, since replication is not
+// simulated). Hash units compute as v1model's hash of the same name (CRC16
+// as crc16, ...). Meters return TNA's colours (red 3) for the colours
+// SetMeterColor sets; a Digest packed by the ingress deparser goes to the
+// receiver the ingress's digest_type names.
 
 // tnaPipe is a TNA program's six blocks, compiled.
 type tnaPipe struct {
@@ -121,7 +125,11 @@ func (sw *Switch) processTNA(port uint64, data []byte) (*Output, error) {
 	sw.frames = map[*compiledControl]*frame{}
 	ingress, egress := t.halves()
 	intr := serialize(t.igIntr, withFields(t.igIntr, map[string]uint64{"ingress_port": port}))
+	sent := len(sw.Digests)
 	deparsed, dprsr, tm := ingress.run(sw, append(append(intr, make([]byte, portMetadataBytes)...), data...))
+	for i := sent; i < len(sw.Digests); i++ {
+		sw.Digests[i].Receiver = field(dprsr, t.igDprsr, "digest_type")
+	}
 	if field(dprsr, t.igDprsr, "drop_ctl")&1 == 1 {
 		return &Output{Dropped: true}, sw.faultErr
 	}
@@ -179,6 +187,14 @@ func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 		return func(fr *frame) Value { return Value{U: tnaColor(fr.sw.meterColor(inst, idx(fr).U))} }
 	case "DirectMeter.execute":
 		return func(fr *frame) Value { return Value{U: tnaColor(fr.sw.meterColor(inst, 0))} }
+	case "Digest.pack":
+		// The receiver is the digest_type the ingress set; processTNA
+		// fills it in when the deparser is done.
+		data, t := s.arg(c, 0), s.argType(c, 0)
+		return func(fr *frame) Value {
+			fr.sw.Digests = append(fr.sw.Digests, Digest{Data: serialize(t, data(fr))})
+			return Value{}
+		}
 	case "Random.get":
 		rt := bitsOf(c.T)
 		return func(fr *frame) Value {

@@ -104,7 +104,6 @@ func tofinoOverCorpus(t *testing.T, bin string, files []string) {
 		"ecmp.p4":             "the Tofino backend does not write hash(",
 		"flowlet.p4":          "a hash with base 0 and max 8000",
 		"flowlet_sat.p4":      "a hash with base 0 and max 8000",
-		"l2_learning.p4":      "reads sm.mcast_grp",
 		"lookahead_verify.p4": "reads sm.parser_error",
 		"random_clone.p4":     "does not write clone(",
 	}

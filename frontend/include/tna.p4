@@ -2,7 +2,7 @@
  * description of its API: the Switch and Pipeline packages, the ingress and
  * egress parser, control and deparser signatures, the intrinsic metadata,
  * and the externs a compiled program uses (Register and RegisterAction,
- * Hash, Random, counters, meters, Checksum). It declares the interface
+ * Hash, Random, counters, meters, Digest, Checksum). It declares the interface
  * only; p4hls's Tofino backend emits programs against it, and `p4hls check`
  * checks them.
  * Fields of intrinsic metadata the hardware has but p4hls never reads are
@@ -207,6 +207,13 @@ extern Meter<I> {
 extern DirectMeter {
     DirectMeter(MeterType_t type);
     bit<8> execute();
+}
+
+// A message to the control plane: the ingress deparser packs data when
+// the ingress control set digest_type to the digest's number.
+extern Digest<T> {
+    Digest();
+    void pack(in T data);
 }
 
 // The ones'-complement checksum of the deparser (and the parser).

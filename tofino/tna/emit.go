@@ -18,6 +18,7 @@ package tna
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,7 +66,9 @@ type emitter struct {
 	runFlags                  []string          // the locals that tell later stages an action ran
 	registerOf                map[string]string // v1model register name -> its Register's element type
 	synthesizedApplied        map[string]bool
-	usesMeters                bool // the ingress holds colorLocal
+	usesMeters                bool        // the ingress holds colorLocal
+	mcast                     bool        // the ingress sets v1model's mcast_grp
+	digest                    *digestSite // the ingress's digest call, or nil
 }
 
 // tableStages is where allocation put a table and its actions.
@@ -170,21 +173,26 @@ func (e *emitter) check() error {
 	if len(ps) != 3 {
 		return errorAt(e.ingress.Span, "control %s: v1model's ingress has 3 parameters", e.ingress.Name)
 	}
-	_, err := portsOnly(e.ingress)
-	return err
+	text, err := portsOnly(e.ingress, "mcast_grp")
+	if err != nil {
+		return err
+	}
+	e.mcast = strings.Contains(text, e.ingress.Params[2].Name+".mcast_grp")
+	return e.findDigest()
 }
 
 // portsOnly refuses a v1model control that uses standard metadata other
-// than the ports: the TNA control keeps it as a local that holds the
-// ports, and any other field would read 0 where v1model has a value. It
-// returns the control as text.
-func portsOnly(c *ir.Control) (string, error) {
+// than the ports and the fields also allowed: the TNA control keeps it as
+// a local that holds these, and any other field would read 0 where
+// v1model has a value. It returns the control as text.
+func portsOnly(c *ir.Control, also ...string) (string, error) {
 	var b strings.Builder
 	ir.NewPrinter(&b).Control(c)
 	text, std := b.String(), c.Params[2]
+	allowed := append([]string{"ingress_port", "egress_spec", "egress_port"}, also...)
 	if st, ok := std.Type.(*ir.Struct); ok {
 		for _, f := range st.Fields {
-			if f.Name != "ingress_port" && f.Name != "egress_spec" && f.Name != "egress_port" && strings.Contains(text, std.Name+"."+f.Name) {
+			if !slices.Contains(allowed, f.Name) && strings.Contains(text, std.Name+"."+f.Name) {
 				return "", errorAt(c.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", c.Name, std.Name, f.Name)
 			}
 		}
@@ -263,9 +271,14 @@ func (e *emitter) types() {
 	if e.bridge != nil {
 		e.out.WriteString(e.bridge.typeDecl())
 	}
+	var metaLast ir.Type
 	for _, t := range e.prog.Types {
 		name := typeName(t)
 		if bundled[name] && name != "standard_metadata_t" {
+			continue
+		}
+		if st, ok := t.(*ir.Struct); ok && e.digest != nil && t == e.meta.Type {
+			metaLast = e.digest.withDigestField(st) // after the digest's type
 			continue
 		}
 		if st, ok := t.(*ir.Struct); ok && e.bridge != nil && t == e.hdr.Type {
@@ -275,6 +288,9 @@ func (e *emitter) types() {
 			t = &withBridge
 		}
 		e.pr.Type(t)
+	}
+	if metaLast != nil {
+		e.pr.Type(metaLast)
 	}
 	if len(e.pairs) > 0 {
 		e.out.WriteString("// Two registers a stateful ALU updates together.\nstruct p4hls_pair_t {\n    bit<32> lo;\n    bit<32> hi;\n}\n")
@@ -438,6 +454,11 @@ func (e *emitter) deparserBlock(name, half string) {
 		args := u.Call.Args
 		sum := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: ck}, Method: "update"}, Args: []*ir.Arg{{Value: args[1].Value}}, T: args[2].Value.Type()}
 		pre = append(pre, &ir.If{Cond: args[0].Value, Then: []ir.Stmt{&ir.Assign{LHS: args[2].Value, RHS: sum}}})
+	}
+	if e.digest != nil && half == "ingress" {
+		inst, pack := e.digest.pack(d.Params[2], d.Params[3])
+		d.Instances = append(append([]*ir.Instance(nil), d.Instances...), inst)
+		pre = append(pre, pack)
 	}
 	d.Body = append(pre, d.Body...)
 	e.pr.Control(&d)

@@ -138,9 +138,7 @@ func (e *emitter) ingressEpilogue(hdr, meta, std *ir.Var) []ir.Stmt {
 	if e.bridge != nil {
 		out = e.bridge.stores(hdr, meta, std)
 	}
-	port := member(&ir.VarRef{Var: &ir.Var{Name: "ig_tm_md"}}, "ucast_egress_port", &ir.Bits{Width: 9})
-	out = append(out, &ir.Assign{LHS: port, RHS: member(&ir.VarRef{Var: std}, "egress_spec", &ir.Bits{Width: 9})})
-	return append(out, dropIf511(std, &ir.Var{Name: "ig_dprsr_md"}))
+	return append(out, portAndDrop(std, e.mcast)...)
 }
 
 // register turns a v1model register into a TNA Register.
@@ -649,11 +647,14 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, tna...)
 				continue
 			}
+			if e.digest != nil && s == e.digest.call {
+				out = append(out, e.digest.digestStmts(e.ingress.Params[1])...)
+				continue
+			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
 				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))
 			}
-			out = append(out, &ir.Assign{LHS: &ir.Member{X: s.Call.Args[0].Value, Name: "egress_spec", T: &ir.Bits{Width: 9}},
-				RHS: &ir.Const{T: &ir.Bits{Width: 9}, Value: big.NewInt(511)}})
+			out = append(out, markToDrop(s.Call.Args[0].Value, e.mcast)...)
 		case *ir.CallAction:
 			if _, ok := e.in.Graphs[s.Call.Action.Name]; ok {
 				return nil, errorAt(s.Span(), "%s calls @atomic action %s directly; the Tofino backend places @atomic actions through a table", where, s.Call.Action.Name)
