@@ -29,11 +29,13 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"ipv4_lpm", "tunnel_encap", // checksums computed in the deparser
 	"range_match",                  // an optional key as a ternary one
 	"five_tables", "egress_bridge", // egress tables: metadata bridged to the egress, headers re-parsed
-	"exit_return",     // exit and return in the ingress; a table applied three times
-	"value_set",       // a parser value set (its .stf fills it)
-	"functions",       // functions called from an action and from the apply block
-	"counters_meters", // counters and meters, direct and indexed (its .stf sets colours)
-	"l2_learning",     // a digest (packed in the deparser) and a multicast group
+	"exit_return",                         // exit and return in the ingress; a table applied three times
+	"value_set",                           // a parser value set (its .stf fills it)
+	"functions",                           // functions called from an action and from the apply block
+	"counters_meters",                     // counters and meters, direct and indexed (its .stf sets colours)
+	"l2_learning",                         // a digest (packed in the deparser) and a multicast group
+	"checksum_verify", "lookahead_verify", // parser errors (verify, short packets) and a checksum verified in the parser
+	"checksum16", // a Checksum16 computed by the ingress deparser
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -113,25 +115,109 @@ func runSTF(t *testing.T, tna *ir.Program, file string) {
 // group; a program with two digest calls, or a receiver no digest_type
 // holds, is refused.
 func TestTofinoMulticastAndDigests(t *testing.T) {
-	file := filepath.Join(corpus.Dir(), "ok", "l2_learning.p4")
+	const flood = "action flood() { sm.mcast_grp = 1; }"
+	tofinoVariants(t, "l2_learning.p4", nil, []tofinoVariant{
+		{"a group and a port", flood, "action flood() { sm.mcast_grp = 1; sm.egress_spec = 4; }", "", "", ""},
+		{"a group, then dropped", flood, "action flood() { sm.mcast_grp = 1; if (hdr.ethernet.etherType == 0x800) { mark_to_drop(sm); } }", "", "", ""},
+		{"a group, then port 511", flood, "action flood() { sm.mcast_grp = 1; sm.egress_spec = 511; }", "", "", ""},
+		{"two digests", flood, "action flood() { sm.mcast_grp = 1; digest<learn_t>(1, { hdr.ethernet.dst, sm.ingress_port }); }",
+			"l2_learning.p4:26:40: a second digest call", "", ""},
+		{"receiver 9", "digest<learn_t>(1,", "digest<learn_t>(9,", "digest's receiver 32w9: on Tofino it is the digest_type, a constant from 1 to 7", "", ""},
+	})
+}
+
+// TestTofinoParserErrors: variants of lookahead_verify.p4's verify, each
+// a select of its own kind (on the field against a constant, for == and
+// !=; on the condition as a bit otherwise), two in a state, and one in the
+// start state; and a select with no default (NoMatch, which the ingress
+// then tests). A parser that fills a header stack may overflow it, an
+// error parser_err has no flag for: reading parser_error is refused.
+func TestTofinoParserErrors(t *testing.T) {
+	const verify = "verify(hdr.probe.version == 1, error.BadVersion);"
+	tofinoVariants(t, "lookahead_verify.p4", nil, []tofinoVariant{
+		{"!=", verify, "verify(hdr.probe.version != 2, error.BadVersion);", "", "", ""},
+		{"a condition", verify, "verify(hdr.probe.version < 3 && hdr.probe.kind != 7, error.BadVersion);", "", "", ""},
+		{"two in a state", verify, verify + " verify(hdr.probe.kind == 0, error.HeaderTooShort);", "", "", ""},
+		{"in the start state", "pkt.extract(hdr.ethernet);", "pkt.extract(hdr.ethernet); verify(hdr.ethernet.dst != 0, error.BadVersion);", "", "", ""},
+		{"no default", "0x9000: peek; default: accept;", "0x9000: peek; 0x0800: accept;", "",
+			"sm.parser_error == error.PacketTooShort", "sm.parser_error == error.NoMatch"},
+	})
+	tofinoVariants(t, "mpls.p4", nil, []tofinoVariant{
+		{"a stack", "    apply {\n", "    apply {\n        if (sm.parser_error != error.NoError) { mark_to_drop(sm); }\n",
+			"mpls.p4:23:9: state label fills a header stack, and control MyIngress reads parser_error", "", ""},
+	})
+}
+
+// TestTofinoChecksum16: the ingress deparser computes a Checksum16 only
+// when it would see what the call saw.
+func TestTofinoChecksum16(t *testing.T) {
+	const call = "hdr.app.sum = ck.get({ hdr.app.a, hdr.app.b, hdr.app.c });"
+	tofinoVariants(t, "checksum16.p4", nil, []tofinoVariant{
+		{"a statement after", call, call + " hdr.app.a = 1;",
+			"checksum16.p4:20:9: hdr.app.sum = ck.get({hdr.app.a, hdr.app.b, hdr.app.c}): the Tofino backend computes a Checksum16 in the ingress deparser, so the call must be the ingress's last statement", "", ""},
+		{"under a condition", call, "if (hdr.app.c == 0) { " + call + " }",
+			"must be a statement of the ingress's apply block, its last", "", ""},
+		{"a statement before", call, "hdr.app.b = 5; " + call, "", "", ""},
+	})
+}
+
+// TestTofinoHash: v1model's hash in a plain action (ecmp.p4's, with
+// constant maxes): a Tofino hash unit of log2(max) bits, the base added;
+// a max that is not a constant power of 2 is refused (no modulo).
+func TestTofinoHash(t *testing.T) {
+	const hash = "hash(meta.member, HashAlgorithm.crc16, 16w0,"
+	const show = " hdr.ipv4.identification = meta.member;" // the hash into the packet
+	// Every packet runs set_group, so the hash reaches the packet.
+	always := func(src string) string {
+		return strings.Replace(src, "default_action = drop();\n        size = 16384;", "default_action = set_group(7, 3);\n        size = 16384;", 1)
+	}
+	tofinoVariants(t, "ecmp.p4", always, []tofinoVariant{
+		{"max 16", "size);", "32w16);" + show, "", "", ""},
+		{"max 1", "size);", "32w1);" + show, "", "", ""},
+		{"max 0", "size);", "32w0);" + show, "", "", ""},
+		{"a base, max 2^20, crc32", "size);", "32w1048576);" + show, "", hash, "hash(meta.member, HashAlgorithm.crc32, 16w7,"},
+		{"identity", "size);", "32w256);" + show, "", hash, "hash(meta.member, HashAlgorithm.identity, 16w0,"},
+		{"a run-time max", "", "", "ecmp.p4:41:9: action set_group: hash with max size: a Tofino hash unit has no modulo", "", ""},
+		{"max 12", "size);", "32w12);", "hash with max 32w12: a Tofino hash unit has no modulo", "", ""},
+	})
+}
+
+// tofinoVariant is a change to a corpus program (old replaced by new, and
+// then, when given, old2 by new2): the TNA program of the changed source
+// must agree with it, or the change is refused with a message (refused,
+// when not empty).
+type tofinoVariant struct {
+	name, old, new, refused string
+	old2, new2              string
+}
+
+// tofinoVariants compiles each variant of a corpus program (first changed
+// by base, when not nil) for Tofino and runs the TNA program against the
+// changed original on 2,000 random packets.
+func tofinoVariants(t *testing.T, program string, base func(string) string, variants []tofinoVariant) {
+	file := filepath.Join(corpus.Dir(), "ok", program)
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const flood = "action flood() { sm.mcast_grp = 1; }"
-	tests := []struct{ name, old, new, refused string }{
-		{"a group and a port", flood, "action flood() { sm.mcast_grp = 1; sm.egress_spec = 4; }", ""},
-		{"a group, then dropped", flood, "action flood() { sm.mcast_grp = 1; if (hdr.ethernet.etherType == 0x800) { mark_to_drop(sm); } }", ""},
-		{"a group, then port 511", flood, "action flood() { sm.mcast_grp = 1; sm.egress_spec = 511; }", ""},
-		{"two digests", flood, "action flood() { sm.mcast_grp = 1; digest<learn_t>(1, { hdr.ethernet.dst, sm.ingress_port }); }",
-			"l2_learning.p4:26:40: a second digest call"},
-		{"receiver 9", "digest<learn_t>(1,", "digest<learn_t>(9,", "digest's receiver 32w9: on Tofino it is the digest_type, a constant from 1 to 7"},
+	if base != nil {
+		changed := base(string(src))
+		if changed == string(src) {
+			t.Fatal("base does not change the program")
+		}
+		src = []byte(changed)
 	}
-	for _, tc := range tests {
+	for _, tc := range variants {
 		t.Run(tc.name, func(t *testing.T) {
-			changed := strings.Replace(string(src), tc.old, tc.new, 1)
-			if changed == string(src) {
-				t.Fatalf("%q is not in the program", tc.old)
+			changed := string(src) // unchanged when old is ""
+			for _, edit := range [][2]string{{tc.old, tc.new}, {tc.old2, tc.new2}} {
+				if edit[0] == "" {
+					continue
+				}
+				if !strings.Contains(changed, edit[0]) {
+					t.Fatalf("%q is not in the program", edit[0])
+				}
+				changed = strings.Replace(changed, edit[0], edit[1], 1)
 			}
 			res, err := Compile(context.Background(), Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
 			if tc.refused != "" {
@@ -218,8 +304,8 @@ func TestTofinoCounts(t *testing.T) {
 // deparser wrote, so the ingress must leave the parse as it found it; the
 // egress keeps the ports of the standard metadata only, and cannot change
 // the port; a table applied twice is two tables, which the control plane
-// would have to fill both of; TNA verifies checksums in the parser, which
-// the backend does not write yet.
+// would have to fill both of; TNA verifies checksums in the parser, in the
+// state that extracts the header, so the fields must be the header's.
 func TestTofinoRefuses(t *testing.T) {
 	file := filepath.Join(corpus.Dir(), "ok", "egress_bridge.p4")
 	src, err := os.ReadFile(file)
@@ -242,8 +328,8 @@ func TestTofinoRefuses(t *testing.T) {
 		{"a function with an extern", "control VC(", "void drop_it(inout standard_metadata_t s) { mark_to_drop(s); }\ncontrol VC(",
 			"egress_bridge.p4:35:45: function drop_it: the Tofino backend writes functions of plain statements only, not mark_to_drop(s);"},
 		{"a verify-checksum control", "control VC(inout headers hdr, inout metadata meta) { apply { } }",
-			"control VC(inout headers hdr, inout metadata meta) { apply {\n    verify_checksum(hdr.ipv4.isValid(), { hdr.ipv4.ttl }, hdr.ipv4.hdrChecksum, HashAlgorithm.csum16); } }",
-			"egress_bridge.p4:35:1: control VC is not empty; the Tofino backend does not write v1model's verify-checksum control yet"},
+			"control VC(inout headers hdr, inout metadata meta) { apply {\n    verify_checksum(hdr.ipv4.isValid(), { hdr.ethernet.etherType }, hdr.ipv4.hdrChecksum, HashAlgorithm.csum16); } }",
+			"egress_bridge.p4:36:5: verify_checksum(hdr.ipv4.isValid(), {hdr.ethernet.etherType}, hdr.ipv4.hdrChecksum, HashAlgorithm.csum16): the Tofino backend writes verify_checksum(H.isValid(), { fields of H }, H.field, HashAlgorithm.csum16) only"},
 		{"a keyed table applied twice", "            routes.apply();", "            routes.apply();\n            routes.apply();",
 			"egress_bridge.p4:52:13: table routes is applied 2 times"},
 	}

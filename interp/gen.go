@@ -126,7 +126,8 @@ func itoa(i int) string { return big.NewInt(int64(i)).String() }
 // chooseCase picks a case of a select at random and makes the packet's
 // extracted fields match it; it returns the next state. Non-default cases
 // are taken three times in four: they lead to the deeper states, where
-// most of a program's logic is.
+// most of a program's logic is. A select without a default case is left
+// to its random bits one time in eight.
 func (g *Generator) chooseCase(sel *ir.Select, w *packet, headers map[string]extracted, stacks map[string]int) string {
 	if len(sel.Cases) == 0 {
 		return ir.StateReject
@@ -136,6 +137,11 @@ func (g *Generator) chooseCase(sel *ir.Select, w *packet, headers map[string]ext
 		if !isDefaultCase(c) {
 			specific = append(specific, c)
 		}
+	}
+	if len(specific) == len(sel.Cases) && g.rng.Intn(8) == 0 {
+		// Without a default case, leave the random bits now and then:
+		// they most likely match no case, the parser's NoMatch.
+		return ir.StateReject
 	}
 	c := sel.Cases[g.rng.Intn(len(sel.Cases))]
 	if len(specific) > 0 && g.rng.Intn(4) != 0 {

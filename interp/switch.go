@@ -117,6 +117,7 @@ type Switch struct {
 	meterColors    map[*ir.Instance]map[uint64]uint64
 	valueSets      map[*ir.ValueSet][]*big.Int
 	errorIndex_    map[string]int
+	checksumData   map[*ir.Instance][]byte // what a TNA parser's Checksum units were given
 
 	errPacketTooShort, errStackOutOfBounds, errParserTimeout int
 
@@ -161,6 +162,7 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 		meterColors:    map[*ir.Instance]map[uint64]uint64{},
 		valueSets:      map[*ir.ValueSet][]*big.Int{},
 		errorIndex_:    map[string]int{},
+		checksumData:   map[*ir.Instance][]byte{},
 		rng:            rand.New(rand.NewSource(opts.Seed)),
 	}
 	for i, e := range prog.Errors {

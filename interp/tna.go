@@ -107,15 +107,40 @@ func (t *tnaPipe) halves() (ingress, egress tnaHalf) {
 func (h tnaHalf) run(sw *Switch, in []byte) (out []byte, dprsr, last Value) {
 	hdr, meta, intr := zero(h.hdr), zero(h.meta), zero(h.intr)
 	pkt := &packet{data: in}
+	clear(sw.checksumData)
 	perr := sw.runParserBlock(h.parser, pkt, hdr, meta, intr)
 	payload := in[min(len(in), (pkt.pos+7)/8):]
-	prsr := withFields(h.prsr, map[string]uint64{"parser_err": uint64(perr)})
+	prsr := withFields(h.prsr, map[string]uint64{"parser_err": sw.tnaParserErr(perr)})
 	dprsr, last = zero(h.dprsr), zero(h.last)
 	sw.runControl(h.control, pkt, hdr, meta, intr, prsr, dprsr, last)
 	pkt.out, pkt.outBits = nil, 0
 	sw.emitted = sw.emitted[:0]
 	sw.runControl(h.deparser, pkt, Value{}, hdr, meta, dprsr)
 	return append(pkt.out, payload...), dprsr, last
+}
+
+// Tofino's parser_err flags (tna.p4's PARSER_ERROR_*).
+const (
+	tnaErrNoMatch       = 0x0001 // NO_TCAM
+	tnaErrPartialHeader = 0x0002 // PARTIAL_HDR
+	tnaErrTimeout       = 0x0010 // TIMEOUT_HW
+)
+
+// tnaParserErr is a parser error as Tofino's parser_err flags. The model
+// sets no flag for the errors it knows no flag of (a header stack
+// overflowing, a verify's).
+func (sw *Switch) tnaParserErr(perr int) uint64 {
+	switch perr {
+	case 0:
+		return 0
+	case sw.errPacketTooShort:
+		return tnaErrPartialHeader
+	case sw.errorIndex("NoMatch"):
+		return tnaErrNoMatch
+	case sw.errParserTimeout:
+		return tnaErrTimeout
+	}
+	return 0
 }
 
 // processTNA runs one packet through a TNA program.
@@ -167,6 +192,21 @@ func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 		return func(fr *frame) Value {
 			h, _ := hashByName(algo, serialize(dataType, data(fr)), fr.sw.rng.Uint64)
 			return fromBig(new(big.Int).SetUint64(h), rt)
+		}
+	case "Checksum.add":
+		// A parser's unit sums what it is given over the packet (run
+		// clears it); verify holds when the sum is 0xFFFF (csum16 0).
+		x, t := s.arg(c, 0), s.argType(c, 0)
+		return func(fr *frame) Value {
+			fr.sw.checksumData[inst] = append(fr.sw.checksumData[inst], serialize(t, x(fr))...)
+			return Value{}
+		}
+	case "Checksum.verify":
+		return func(fr *frame) Value {
+			if csum16(fr.sw.checksumData[inst]) == 0 {
+				return Value{U: 1}
+			}
+			return Value{U: 0}
 		}
 	case "Checksum.update":
 		x, t := s.arg(c, 0), s.argType(c, 0)

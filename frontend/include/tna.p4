@@ -28,6 +28,15 @@ typedef bit<16> ReplicationId_t;
 // metadata, in bits.
 const bit<32> PORT_METADATA_SIZE = 64;
 
+// The flags of a parser's errors (ig_prsr_md.parser_err): no select case
+// matched; the packet ended inside a header; and the hardware's others.
+const bit<16> PARSER_ERROR_OK          = 16w0x0000;
+const bit<16> PARSER_ERROR_NO_TCAM     = 16w0x0001;
+const bit<16> PARSER_ERROR_PARTIAL_HDR = 16w0x0002;
+const bit<16> PARSER_ERROR_CTR_RANGE   = 16w0x0004;
+const bit<16> PARSER_ERROR_TIMEOUT_USER = 16w0x0008;
+const bit<16> PARSER_ERROR_TIMEOUT_HW  = 16w0x0010;
+
 /* ------------------------------------------------------------ ingress */
 
 // Prepended to every packet by the hardware; the ingress parser extracts it

@@ -98,13 +98,6 @@ func (d *digestSite) pack(meta, dprsr *ir.Var) (*ir.Instance, ir.Stmt) {
 		Then: []ir.Stmt{&ir.CallStmt{Call: call}}}
 }
 
-// withDigestField is the metadata type with the digest's field added.
-func (d *digestSite) withDigestField(meta *ir.Struct) *ir.Struct {
-	c := *meta
-	c.Fields = append(append([]*ir.Field(nil), meta.Fields...), &ir.Field{Name: digestField, Type: d.data})
-	return &c
-}
-
 // portAndDrop is the end of the ingress: the traffic manager's port, or
 // its multicast group when the program uses one (mcast, from portsOnly),
 // and the drop when the port is 511.

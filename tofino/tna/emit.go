@@ -66,9 +66,13 @@ type emitter struct {
 	runFlags                  []string          // the locals that tell later stages an action ran
 	registerOf                map[string]string // v1model register name -> its Register's element type
 	synthesizedApplied        map[string]bool
-	usesMeters                bool        // the ingress holds colorLocal
-	mcast                     bool        // the ingress sets v1model's mcast_grp
-	digest                    *digestSite // the ingress's digest call, or nil
+	usesMeters                bool             // the ingress holds colorLocal
+	mcast                     bool             // the ingress sets v1model's mcast_grp
+	digest                    *digestSite      // the ingress's digest call, or nil
+	checksums                 []*checksumCheck // the verify-checksum control's calls
+	readsParserError          bool             // the ingress reads v1model's parser_error
+	sums                      []deparserSum    // the ingress's Checksum16 calls, for its deparser
+	plainHashes               int              // the hash units of plain actions written
 }
 
 // tableStages is where allocation put a table and its actions.
@@ -145,7 +149,10 @@ func (e *emitter) check() error {
 		case i == 3 || len(c.Body) == 0 && len(c.Tables) == 0:
 			continue
 		case i == 1:
-			return errorAt(c.Span, "control %s is not empty; the Tofino backend does not write v1model's verify-checksum control yet (TNA verifies checksums in the parser)", c.Name)
+			if err := e.planChecksums(c); err != nil {
+				return err
+			}
+			continue
 		}
 		return errorAt(c.Span, "control %s: the Tofino backend writes a compute-checksum control of csum16 update_checksum calls only", c.Name)
 	}
@@ -173,12 +180,22 @@ func (e *emitter) check() error {
 	if len(ps) != 3 {
 		return errorAt(e.ingress.Span, "control %s: v1model's ingress has 3 parameters", e.ingress.Name)
 	}
-	text, err := portsOnly(e.ingress, "mcast_grp")
+	if err := e.checkVerifies(); err != nil {
+		return err
+	}
+	text, err := portsOnly(e.ingress, "mcast_grp", "parser_error", "checksum_error")
 	if err != nil {
 		return err
 	}
 	e.mcast = strings.Contains(text, e.ingress.Params[2].Name+".mcast_grp")
-	return e.findDigest()
+	e.readsParserError = strings.Contains(text, e.ingress.Params[2].Name+".parser_error")
+	if err := e.checkParserErrorRead(); err != nil {
+		return err
+	}
+	if err := e.findDigest(); err != nil {
+		return err
+	}
+	return e.planChecksum16()
 }
 
 // portsOnly refuses a v1model control that uses standard metadata other
@@ -277,8 +294,10 @@ func (e *emitter) types() {
 		if bundled[name] && name != "standard_metadata_t" {
 			continue
 		}
-		if st, ok := t.(*ir.Struct); ok && e.digest != nil && t == e.meta.Type {
-			metaLast = e.digest.withDigestField(st) // after the digest's type
+		if st, ok := t.(*ir.Struct); ok && t == e.meta.Type && len(e.metaFields()) > 0 {
+			with := *st // last, after the types of the fields added
+			with.Fields = append(append([]*ir.Field(nil), st.Fields...), e.metaFields()...)
+			metaLast = &with
 			continue
 		}
 		if st, ok := t.(*ir.Struct); ok && e.bridge != nil && t == e.hdr.Type {
@@ -353,6 +372,10 @@ func stmtText(s ir.Stmt) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
+// stmtWithoutSemicolon is a statement as stmtText writes it, for a
+// message that goes on after it.
+func stmtWithoutSemicolon(s ir.Stmt) string { return strings.TrimSuffix(stmtText(s), ";") }
+
 func typeName(t ir.Type) string {
 	switch t := t.(type) {
 	case *ir.Struct:
@@ -375,13 +398,14 @@ var bundled = map[string]bool{"standard_metadata_t": true, "CounterType": true, 
 // the port metadata first, then the program's states.
 func (e *emitter) ingressParser() {
 	intr := &ir.Var{Name: "ig_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "ingress_intrinsic_metadata_t"}, Dir: ir.DirOut}
-	e.programParser(e.parser.Name, intr, []ir.Expr{&ir.VarRef{Var: intr}}, &ir.VarRef{Var: &ir.Var{Name: "PORT_METADATA_SIZE"}})
+	e.programParser(e.parser.Name, intr, []ir.Expr{&ir.VarRef{Var: intr}}, &ir.VarRef{Var: &ir.Var{Name: "PORT_METADATA_SIZE"}}, true)
 }
 
 // programParser writes a TNA parser named name whose start state
 // extracts what extracts lists and skips advance bits (when not nil),
-// then runs the program's states (its start renamed).
-func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance ir.Expr) {
+// then runs the program's states (its start renamed; see parserStates,
+// which checksums tells to verify the checksums).
+func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance ir.Expr, checksums bool) {
 	p := *e.parser
 	p.Name = name
 	pkt := p.Params[0]
@@ -420,6 +444,9 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 		}
 		p.States = append(p.States, &c)
 	}
+	states, units := e.parserStates(p.States[1:], &hdr, &meta, checksums)
+	p.States = append(p.States[:1], states...)
+	p.Instances = append(append([]*ir.Instance(nil), p.Instances...), units...)
 	e.pr.Parser(&p)
 	e.out.WriteString("\n")
 }
@@ -447,17 +474,26 @@ func (e *emitter) deparserBlock(name, half string) {
 		body = append([]ir.Stmt{emit}, body...)
 	}
 	d.Body = body
+	d.Instances = append([]*ir.Instance(nil), d.Instances...)
 	var pre []ir.Stmt
-	for i, u := range checksumUpdates(e.prog.Pipeline[4].Control) {
+	if half == "ingress" { // the ingress's Checksum16 calls, then v1model's compute-checksum control
+		sums, units := e.deparserSums(&hdr)
+		pre, d.Instances = append(pre, sums...), append(d.Instances, units...)
+	}
+	cc := e.prog.Pipeline[4].Control
+	for i, u := range checksumUpdates(cc) {
 		ck := &ir.Instance{Name: fmt.Sprintf("p4hls_ck%d", i), Type: &ir.Extern{Name: "Checksum"}}
-		d.Instances = append(append([]*ir.Instance(nil), d.Instances...), ck)
-		args := u.Call.Args
-		sum := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: ck}, Method: "update"}, Args: []*ir.Arg{{Value: args[1].Value}}, T: args[2].Value.Type()}
-		pre = append(pre, &ir.If{Cond: args[0].Value, Then: []ir.Stmt{&ir.Assign{LHS: args[2].Value, RHS: sum}}})
+		d.Instances = append(d.Instances, ck)
+		var args []ir.Expr // read from the deparser's headers
+		for _, a := range u.Call.Args[:3] {
+			args = append(args, renameRoot(a.Value, cc.Params[0].Name, &hdr))
+		}
+		sum := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: ck}, Method: "update"}, Args: []*ir.Arg{{Value: args[1]}}, T: args[2].Type()}
+		pre = append(pre, &ir.If{Cond: args[0], Then: []ir.Stmt{&ir.Assign{LHS: args[2], RHS: sum}}})
 	}
 	if e.digest != nil && half == "ingress" {
 		inst, pack := e.digest.pack(d.Params[2], d.Params[3])
-		d.Instances = append(append([]*ir.Instance(nil), d.Instances...), inst)
+		d.Instances = append(d.Instances, inst)
 		pre = append(pre, pack)
 	}
 	d.Body = append(pre, d.Body...)

@@ -19,7 +19,7 @@ func (e *emitter) ingressBlock() error {
 	c := e.ingress
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
 	for _, inst := range append(append([]*ir.Instance(nil), e.prog.Instances...), c.Instances...) {
-		if e.counterOrMeter(inst) {
+		if e.counterOrMeter(inst) || inst.Type.Name == "Checksum16" { // Checksum16: the deparser's
 			continue
 		}
 		if err := e.register(inst); err != nil {
@@ -51,6 +51,9 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
 	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
+	for _, l := range e.ingressPrologue() {
+		e.pr.Line("%s", l)
+	}
 	for _, f := range e.runFlags { // the flags that tell later stages an action ran
 		e.pr.Line("%s = 1w0;", f)
 	}
@@ -339,7 +342,7 @@ func (ac *actionCode) declare() error {
 	e.locals = append(e.locals, fmt.Sprintf("bit<1> %srun;", p))
 	e.runFlags = append(e.runFlags, p+"run")
 	for i, h := range g.Hashes {
-		algo, ok := map[string]string{"crc16": "CRC16", "crc32": "CRC32", "identity": "IDENTITY"}[h.Spec.Algo]
+		algo, ok := hashAlgorithms[h.Spec.Algo]
 		max := h.Spec.Max
 		w := bits.Len64(max) - 1
 		switch {
@@ -651,6 +654,14 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, e.digest.digestStmts(e.ingress.Params[1])...)
 				continue
 			}
+			if s.Call.Callee.Extern == "hash" {
+				h, err := e.plainHash(s, where)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, h...)
+				continue
+			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
 				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))
 			}
@@ -710,6 +721,10 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				c.Cases = append(c.Cases, &kc)
 			}
 			out = append(out, &c)
+		case *ir.Assign:
+			if _, ok := checksum16Call(s); !ok { // Checksum16: computed by the deparser
+				out = append(out, s)
+			}
 		case *ir.Exit:
 			// The control ends here: what it does last comes first.
 			out = append(append(out, e.epilogue...), s)
