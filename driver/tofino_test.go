@@ -163,7 +163,8 @@ func TestTofinoChecksum16(t *testing.T) {
 
 // TestTofinoHash: v1model's hash in a plain action (ecmp.p4's, with
 // constant maxes): a Tofino hash unit of log2(max) bits, the base added;
-// a max that is not a constant power of 2 is refused (no modulo).
+// a max that is not a constant power of 2 is refused (no modulo). And
+// random, from a Random unit when its range holds a power of 2 of values.
 func TestTofinoHash(t *testing.T) {
 	const hash = "hash(meta.member, HashAlgorithm.crc16, 16w0,"
 	const show = " hdr.ipv4.identification = meta.member;" // the hash into the packet
@@ -179,6 +180,20 @@ func TestTofinoHash(t *testing.T) {
 		{"identity", "size);", "32w256);" + show, "", hash, "hash(meta.member, HashAlgorithm.identity, 16w0,"},
 		{"a run-time max", "", "", "ecmp.p4:41:9: action set_group: hash with max size: a Tofino hash unit has no modulo", "", ""},
 		{"max 12", "size);", "32w12);", "hash with max 32w12: a Tofino hash unit has no modulo", "", ""},
+		{"random", "size);", "32w16);" + show + " random(hdr.ipv4.diffserv, 8w8, 8w15); log_msg(\"here\");", "", "", ""},
+		{"random over 5 values", "size);", "32w16); random(hdr.ipv4.diffserv, 8w8, 8w12);",
+			"random(8w8, 8w12): a Tofino Random unit draws uniform bits, so the range must hold a power of 2 of values, not 5", "", ""},
+	})
+}
+
+// TestErrorsPointAtTheSource: phase 1 rewrites random_clone.p4's if
+// statements into a table whose actions hold the branches' statements;
+// a refusal of one of them names the line and column the user wrote it
+// at (24:13), not its place in the rewritten text.
+func TestErrorsPointAtTheSource(t *testing.T) {
+	tofinoVariants(t, "random_clone.p4", nil, []tofinoVariant{
+		{"clone", "random(hdr.app.r, 0, 1000);", "random(hdr.app.r, 0, 1023);",
+			"random_clone.p4:24:13: action if_23_1: the Tofino backend does not write clone(CloneType.I2E, 32w5)", "", ""},
 	})
 }
 

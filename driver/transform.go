@@ -77,7 +77,9 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 		return nil
 	}
 	var d diag.List
-	next, _, err := frontend.Load(ctx, req.File, out.Source, req.Frontend, &d)
+	written := req.Frontend
+	written.Written = req.Source
+	next, _, err := frontend.Load(ctx, req.File, out.Source, written, &d)
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)
 	}

@@ -37,6 +37,11 @@ type Options struct {
 	Defines map[string]string
 	// ReadFile reads include files; nil means the file system.
 	ReadFile func(name string) ([]byte, error)
+	// Written, when not nil, is the file as the user wrote it, when the
+	// source given is p4hls's rewrite of it (phase 1's), whose #line
+	// directives keep the user's line numbers: positions and excerpts
+	// are of the lines the user wrote.
+	Written []byte
 }
 
 func (o Options) cppOptions() cpp.Options {

@@ -56,6 +56,9 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Written != nil {
+		pre.Sources[file] = opts.Written
+	}
 	source := &Source{Result: pre, File: file}
 	if len(pre.Text) > MaxInputBytes {
 		d.Errorf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}}, diag.InputTooLarge,

@@ -624,6 +624,13 @@ func (sw *Switch) random(lo, hi Value, t *ir.Bits) Value {
 	}
 	span := new(big.Int).Sub(h, l)
 	span.Add(span, bigOne)
-	r := new(big.Int).Rand(sw.rng, span)
+	var r *big.Int
+	if n := span.Uint64(); span.IsUint64() && n&(n-1) == 0 {
+		// The low bits of one draw, as TNA's Random unit gives them: a
+		// program and its TNA translation draw the same values.
+		r = new(big.Int).SetUint64(sw.rng.Uint64() & (n - 1))
+	} else {
+		r = new(big.Int).Rand(sw.rng, span)
+	}
 	return fromBig(r.Add(r, l), t)
 }

@@ -287,8 +287,10 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 	if err != nil {
 		return false, r.keep(first.Join(last), err)
 	}
-	fmt.Fprintf(&r.decls, "\n%s// %s: the if statements of lines %d-%d, as a table.\n", r.indent, name, first.Start.Line, last.End.Line)
-	r.decls.WriteString(t.print(r.indent))
+	// The table's lines are numbered from the if statements' first (its
+	// actions' statements from their own), for the frontend's messages.
+	fmt.Fprintf(&r.decls, "\n#line %d\n%s// %s: the if statements of lines %d-%d, as a table.\n", first.Start.Line, r.indent, name, first.Start.Line, last.End.Line)
+	r.decls.WriteString(t.print(r.indent, r.file))
 	var text strings.Builder
 	ind := leadingSpace(r.lines[first.Start.Line-1])
 	for l := first.Start.Line; l <= last.End.Line; l++ {
@@ -296,7 +298,7 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 			text.WriteString(ind + s + "\n")
 		}
 	}
-	fmt.Fprintf(&text, "%s%s.apply();\n", ind, name)
+	fmt.Fprintf(&text, "#line %d\n%s%s.apply();\n", first.Start.Line, ind, name)
 	r.edits = append(r.edits, edit{from: first.Start.Line, to: last.End.Line, text: text.String()})
 	rw := Rewrite{Control: r.control_.Name, Span: first.Join(last), Table: name, Entries: len(t.entries), Gateways: countIfs(ss[i:j])}
 	for k, key := range t.keys {
@@ -374,6 +376,9 @@ func (r *rewriter) apply() string {
 		}
 		out.WriteString(e.text)
 		line = max(line, e.to+1)
+		if line <= len(r.lines) && strings.Contains(e.text, "#line") {
+			fmt.Fprintf(&out, "#line %d\n", line) // the user's numbering again
+		}
 	}
 	for ; line <= len(r.lines); line++ {
 		out.WriteString(r.lines[line-1])

@@ -207,14 +207,14 @@ func constantData(c *ir.ActionCall) bool {
 }
 
 // print writes the table's new actions and the table, indented by indent.
-func (t *newTable) print(indent string) string {
+func (t *newTable) print(indent, file string) string {
 	var b strings.Builder
 	in := indent + "    "
 	for _, a := range t.actions {
 		if a.decl != nil {
 			continue
 		}
-		fmt.Fprintf(&b, "%saction %s() {\n%s%s}\n", indent, a.name, printStmts(a.body, in), indent)
+		fmt.Fprintf(&b, "%saction %s() {\n%s%s}\n", indent, a.name, printStmtsWhereWritten(a.body, in, file), indent)
 	}
 	fmt.Fprintf(&b, "%stable %s {\n%skey = {\n", indent, t.name, in)
 	for i, k := range t.keys {
@@ -280,6 +280,24 @@ func exprs(es []ir.Expr) string {
 }
 
 // printStmts prints statements as P4, one per line.
+// printStmtsWhereWritten prints statements as printStmts does, each of
+// file's behind a #line directive and at its column, so that the frontend
+// places them (and any error about them) where the user wrote them.
+func printStmtsWhereWritten(ss []ir.Stmt, indent, file string) string {
+	var b strings.Builder
+	for _, st := range ss {
+		sp := st.Span()
+		if sp.File != file || sp.Start.Line < 1 || sp.Start.Col < 1 {
+			b.WriteString(indent)
+		} else {
+			fmt.Fprintf(&b, "#line %d\n%s", sp.Start.Line, strings.Repeat(" ", sp.Start.Col-1))
+		}
+		b.WriteString(printStmt(st))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 func printStmts(ss []ir.Stmt, indent string) string {
 	var b strings.Builder
 	for _, st := range ss {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -161,11 +162,13 @@ func (p *state) file(name string, src []byte, from diag.Span) {
 	// A run of text lines is expanded together, so a macro call may span lines.
 	var pending []string
 	pendingStart := 0
+	// offset maps the file's lines to the lines a #line directive names.
+	offset := 0
 	flush := func() {
 		if len(pending) == 0 {
 			return
 		}
-		p.expandRun(name, pendingStart, pending)
+		p.expandRun(name, pendingStart+offset, pending)
 		pending = pending[:0]
 	}
 
@@ -201,7 +204,7 @@ func (p *state) file(name string, src []byte, from diag.Span) {
 			} else {
 				flush()
 				for k := 0; k <= extra; k++ {
-					p.emit("", Origin{name, lineNo + k})
+					p.emit("", Origin{name, lineNo + offset + k})
 				}
 			}
 			continue
@@ -210,7 +213,10 @@ func (p *state) file(name string, src []byte, from diag.Span) {
 		span := diag.Span{File: name, Start: diag.Pos{Line: lineNo, Col: 1}, End: diag.Pos{Line: lineNo, Col: len(line) + 1}}
 		p.directive(name, span, directive, &conds, live)
 		for k := 0; k <= extra; k++ {
-			p.emit("", Origin{name, lineNo + k})
+			p.emit("", Origin{name, lineNo + offset + k})
+		}
+		if n, ok := lineDirective(directive); ok && live() {
+			offset = n - (lineNo + extra + 1)
 		}
 	}
 	flush()
@@ -291,13 +297,25 @@ func (p *state) activeDirective(file string, span diag.Span, word, rest string) 
 	case "warning":
 		p.diags.Warnf(span, diag.ErrorDirective, "#warning %s", strings.TrimSpace(rest))
 	case "line", "pragma", "ident":
-		// Accepted and ignored: diagnostics use p4hls's own line map.
+		// #line is read by file (lineDirective); the others are ignored.
 	default:
 		if isNumber(word) {
 			return // a line marker from an earlier preprocessing run
 		}
 		p.diags.Errorf(span, diag.BadDirective, "unknown preprocessor directive #%s", word)
 	}
+}
+
+// lineDirective reads "line N" (and an optional file name, which p4hls
+// does not follow: the lines stay the file's): the next line is line N.
+func lineDirective(text string) (int, bool) {
+	word, rest := splitWord(strings.TrimSpace(text))
+	if word != "line" {
+		return 0, false
+	}
+	num, _ := splitWord(strings.TrimSpace(rest))
+	n, err := strconv.Atoi(num)
+	return n, err == nil && n > 0
 }
 
 func (p *state) include(file string, span diag.Span, rest string) {

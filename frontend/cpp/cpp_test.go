@@ -183,6 +183,32 @@ func TestOriginMapsIncludedLines(t *testing.T) {
 	}
 }
 
+// TestLineDirective: #line N makes the next line line N (p4hls's own
+// rewrites use it to keep the user's line numbers); one in an inactive
+// #if does not count.
+func TestLineDirective(t *testing.T) {
+	files := map[string]string{
+		"main.p4": "first;\n#line 40\nforty;\nforty_one;\n#if 0\n#line 7\n#endif\nforty_five;\n#line 3 \"main.p4\"\nthree;\n",
+	}
+	_, diags, res := run(t, files)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	want := map[string]Origin{"first;": {"main.p4", 1}, "forty;": {"main.p4", 40}, "forty_one;": {"main.p4", 41},
+		"forty_five;": {"main.p4", 45}, "three;": {"main.p4", 3}}
+	for i, l := range strings.Split(string(res.Text), "\n") {
+		if o, ok := want[strings.TrimSpace(l)]; ok {
+			if got := res.Origin(i + 1); got != o {
+				t.Errorf("line %q: origin %v, want %v", l, got, o)
+			}
+			delete(want, strings.TrimSpace(l))
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("lines not found in output: %v", want)
+	}
+}
+
 func TestMacroBombIsBounded(t *testing.T) {
 	// Each level doubles: 2^40 tokens if unbounded.
 	var b strings.Builder

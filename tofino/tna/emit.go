@@ -72,7 +72,7 @@ type emitter struct {
 	checksums                 []*checksumCheck // the verify-checksum control's calls
 	readsParserError          bool             // the ingress reads v1model's parser_error
 	sums                      []deparserSum    // the ingress's Checksum16 calls, for its deparser
-	plainHashes               int              // the hash units of plain actions written
+	plainHashes, randoms      int              // the hash and random units of plain code written
 }
 
 // tableStages is where allocation put a table and its actions.
@@ -189,6 +189,9 @@ func (e *emitter) check() error {
 	}
 	e.mcast = strings.Contains(text, e.ingress.Params[2].Name+".mcast_grp")
 	e.readsParserError = strings.Contains(text, e.ingress.Params[2].Name+".parser_error")
+	if err := e.checkRandoms(); err != nil {
+		return err
+	}
 	if err := e.checkParserErrorRead(); err != nil {
 		return err
 	}

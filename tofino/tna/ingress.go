@@ -629,6 +629,14 @@ type follower struct {
 	tables []string
 }
 
+// plainWriters write v1model's extern functions outside @atomic code; a
+// log_msg has no Tofino counterpart and no effect on the packet: it goes.
+var plainWriters = map[string]func(e *emitter, s *ir.CallStmt, where string) ([]ir.Stmt, error){
+	"hash":    (*emitter).plainHash,
+	"random":  (*emitter).plainRandom,
+	"log_msg": func(*emitter, *ir.CallStmt, string) ([]ir.Stmt, error) { return nil, nil },
+}
+
 // stmts copies statements for the TNA program: mark_to_drop becomes
 // egress_spec = 511, and a table whose actions span stages is followed
 // by the tables of their later stages. in names the action the
@@ -654,12 +662,12 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, e.digest.digestStmts(e.ingress.Params[1])...)
 				continue
 			}
-			if s.Call.Callee.Extern == "hash" {
-				h, err := e.plainHash(s, where)
+			if w := plainWriters[s.Call.Callee.Extern]; w != nil {
+				ss, err := w(e, s, where)
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, h...)
+				out = append(out, ss...)
 				continue
 			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
