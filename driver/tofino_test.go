@@ -58,12 +58,7 @@ func TestTofinoEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}
-			var d diag.List
-			out := filepath.Join(t.TempDir(), "tofino.p4")
-			tna, _, err := frontend.Load(context.Background(), out, []byte(res.TNA), frontend.Options{}, &d)
-			if err != nil || tna == nil || tna.Arch != "tna" {
-				t.Fatalf("the TNA program does not load: %v\n%s\n%s", err, d.String(), res.TNA)
-			}
+			tna := loadTNA(t, res)
 			orig := res.Program
 			c := interp.NewGenerator(orig, 3).Case(10000, 2, 2)
 			ref := func() (interp.Target, error) { return interp.New(orig, interp.Options{}) }
@@ -245,11 +240,7 @@ func tofinoVariants(t *testing.T, program string, base func(string) string, vari
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}
-			var d diag.List
-			tna, _, err := frontend.Load(context.Background(), filepath.Join(t.TempDir(), "tofino.p4"), []byte(res.TNA), frontend.Options{}, &d)
-			if err != nil {
-				t.Fatal(err, d.String())
-			}
+			tna := loadTNA(t, res)
 			c := interp.NewGenerator(res.Program, 7).Case(2000, 2, 0)
 			ref := func() (interp.Target, error) { return interp.New(res.Program, interp.Options{}) }
 			emitted := func() (interp.Target, error) { return interp.New(tna, interp.Options{}) }
@@ -262,6 +253,17 @@ func tofinoVariants(t *testing.T, program string, base func(string) string, vari
 			}
 		})
 	}
+}
+
+// loadTNA loads the TNA program a compile wrote.
+func loadTNA(t *testing.T, res *Result) *ir.Program {
+	t.Helper()
+	var d diag.List
+	tna, _, err := frontend.Load(context.Background(), filepath.Join(t.TempDir(), "tofino.p4"), []byte(res.TNA), frontend.Options{}, &d)
+	if err != nil || tna == nil || tna.Arch != "tna" {
+		t.Fatalf("the TNA program does not load: %v\n%s\n%s", err, d.String(), res.TNA)
+	}
+	return tna
 }
 
 // TestTofinoCounts: the TNA program's counters count what the original's
@@ -277,11 +279,7 @@ func TestTofinoCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, res.Diagnostics)
 	}
-	var d diag.List
-	tna, _, err := frontend.Load(context.Background(), filepath.Join(t.TempDir(), "tofino.p4"), []byte(res.TNA), frontend.Options{}, &d)
-	if err != nil {
-		t.Fatal(err, d.String())
-	}
+	tna := loadTNA(t, res)
 	c := interp.NewGenerator(res.Program, 5).Case(3000, 2, 0)
 	var counts [2][1024]uint64
 	for k, prog := range []*ir.Program{res.Program, tna} {

@@ -118,13 +118,13 @@ func (s *scope) callMethod(c *ir.Call) evalFn {
 			fr.sw.registerWrite(inst, idx(fr).U, val(fr))
 			return Value{}
 		}
-	case "counter.count":
+	case "counter.count", "Counter.count": // v1model's and TNA's count alike
 		idx := s.arg(c, 0)
 		return func(fr *frame) Value {
 			fr.sw.count(inst, idx(fr).U, len(fr.pkt.data))
 			return Value{}
 		}
-	case "direct_counter.count":
+	case "direct_counter.count", "DirectCounter.count":
 		return func(fr *frame) Value {
 			fr.sw.count(inst, 0, len(fr.pkt.data))
 			return Value{}

@@ -211,17 +211,6 @@ func (s *scope) tnaMethod(c *ir.Call, name string, inst *ir.Instance) evalFn {
 	case "Checksum.update":
 		x, t := s.arg(c, 0), s.argType(c, 0)
 		return func(fr *frame) Value { return Value{U: uint64(csum16(serialize(t, x(fr))))} }
-	case "Counter.count":
-		idx := s.arg(c, 0)
-		return func(fr *frame) Value {
-			fr.sw.count(inst, idx(fr).U, len(fr.pkt.data))
-			return Value{}
-		}
-	case "DirectCounter.count":
-		return func(fr *frame) Value {
-			fr.sw.count(inst, 0, len(fr.pkt.data))
-			return Value{}
-		}
 	case "Meter.execute":
 		idx := s.arg(c, 0)
 		return func(fr *frame) Value { return Value{U: tnaColor(fr.sw.meterColor(inst, idx(fr).U))} }

@@ -170,17 +170,7 @@ func TestOriginMapsIncludedLines(t *testing.T) {
 	}
 	_, _, res := run(t, files)
 	want := map[string]Origin{"first;": {"main.p4", 1}, "b2;": {"b.p4", 2}, "last;": {"main.p4", 3}}
-	for i, l := range strings.Split(string(res.Text), "\n") {
-		if o, ok := want[strings.TrimSpace(l)]; ok {
-			if got := res.Origin(i + 1); got != o {
-				t.Errorf("line %q: origin %v, want %v", l, got, o)
-			}
-			delete(want, strings.TrimSpace(l))
-		}
-	}
-	if len(want) != 0 {
-		t.Errorf("lines not found in output: %v", want)
-	}
+	checkOrigins(t, res, want)
 }
 
 // TestLineDirective: #line N makes the next line line N (p4hls's own
@@ -196,6 +186,13 @@ func TestLineDirective(t *testing.T) {
 	}
 	want := map[string]Origin{"first;": {"main.p4", 1}, "forty;": {"main.p4", 40}, "forty_one;": {"main.p4", 41},
 		"forty_five;": {"main.p4", 45}, "three;": {"main.p4", 3}}
+	checkOrigins(t, res, want)
+}
+
+// checkOrigins checks the origin of each output line want lists (by its
+// text, spaces trimmed).
+func checkOrigins(t *testing.T, res *Result, want map[string]Origin) {
+	t.Helper()
 	for i, l := range strings.Split(string(res.Text), "\n") {
 		if o, ok := want[strings.TrimSpace(l)]; ok {
 			if got := res.Origin(i + 1); got != o {
