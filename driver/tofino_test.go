@@ -192,6 +192,33 @@ func TestErrorsPointAtTheSource(t *testing.T) {
 	})
 }
 
+// TestTofinoEgressExterns: egress_bridge.p4's egress with a counter, a
+// direct counter and a direct meter on its table, an indexed meter, a
+// hash and a random number, each declared in the TNA egress; the meter's
+// colour and the hash reach the packet. Other externs stay refused.
+func TestTofinoEgressExterns(t *testing.T) {
+	const decls = "    action age() {"
+	const externs = `    counter<bit<32>>(16, CounterType.packets) port_count;
+    meter<bit<32>>(16, MeterType.bytes) port_meter;
+    action age() {`
+	const apply = "        if (sm.egress_port == sm.ingress_port) {"
+	const uses = `        port_count.count((bit<32>) sm.egress_port & 15);
+        port_meter.execute_meter((bit<32>) sm.egress_port & 15, hdr.ipv4.diffserv);
+        hash(hdr.ipv4.identification, HashAlgorithm.crc16, 16w3, { hdr.ipv4.srcAddr }, 32w1024);
+        random(hdr.ipv4.ttl, 8w0, 8w63);
+        if (sm.egress_port == sm.ingress_port) {`
+	tofinoVariants(t, "egress_bridge.p4", nil, []tofinoVariant{
+		{"externs", decls, externs, "", apply, uses},
+		{"direct ones", "    action mark(bit<8> dscp) { hdr.ipv4.diffserv = dscp; }",
+			"    direct_counter(CounterType.bytes) qos_hits;\n    direct_meter<bit<8>>(MeterType.packets) qos_meter;\n" +
+				"    action mark(bit<8> dscp) { hdr.ipv4.diffserv = dscp; qos_hits.count(); qos_meter.read(hdr.ipv4.protocol); }",
+			"", "        default_action = NoAction();\n    }\n    apply {\n        if (sm.egress_port",
+			"        default_action = NoAction();\n        counters = qos_hits;\n        meters = qos_meter;\n    }\n    apply {\n        if (sm.egress_port"},
+		{"a register", decls, "    register<bit<32>, bit<32>>(4) r;\n" + decls,
+			"extern r in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only", "", ""},
+	})
+}
+
 // tofinoVariant is a change to a corpus program (old replaced by new, and
 // then, when given, old2 by new2): the TNA program of the changed source
 // must agree with it, or the change is refused with a message (refused,

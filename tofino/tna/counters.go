@@ -17,7 +17,20 @@ import (
 // the program's field translated.
 
 // colorLocal holds a TNA meter's colour before it is translated.
-const colorLocal = "p4hls_color"
+const (
+	colorLocal     = "p4hls_color"
+	colorLocalDecl = "bit<8> " + colorLocal + "; // a meter's colour, TNA's encoding"
+)
+
+// isCounterOrMeter reports whether an instance is a v1model counter or
+// meter, which counterOrMeter writes.
+func isCounterOrMeter(inst *ir.Instance) bool {
+	switch inst.Type.Name {
+	case "counter", "direct_counter", "meter", "direct_meter":
+		return true
+	}
+	return false
+}
 
 // counterWidth is the width of a TNA counter's cells: v1model counters
 // are at least this wide (BMv2 keeps 64-bit packet and byte counts).

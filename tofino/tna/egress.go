@@ -150,7 +150,8 @@ func (b *bridge) loads(hdr, meta, std string) []string {
 }
 
 // checkEgress refuses what the backend does not write in the egress yet:
-// @atomic code, extern instances, standard metadata beyond the ports, a
+// @atomic code, extern instances other than counters and meters,
+// standard metadata beyond the ports, a
 // write to the egress port (which TNA's egress cannot change), and an
 // ingress after which the egress parser would not find the headers the
 // ingress had (checkReparse).
@@ -164,8 +165,10 @@ func (e *emitter) checkEgress() error {
 			return errorAt(a.Span, "action %s: @atomic code in the egress control is not written for Tofino yet", a.Name)
 		}
 	}
-	if len(c.Instances) > 0 {
-		return errorAt(c.Instances[0].Span, "extern %s in the egress control: the Tofino backend writes the egress's tables and actions only", c.Instances[0].Name)
+	for _, inst := range c.Instances {
+		if !isCounterOrMeter(inst) {
+			return errorAt(inst.Span, "extern %s in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only", inst.Name)
+		}
 	}
 	text, err := portsOnly(c)
 	if err != nil {
@@ -299,11 +302,25 @@ func (e *emitter) egressControl() error {
 	c := e.egress
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
 	e.epilogue = []ir.Stmt{dropIf511(std, &ir.Var{Name: "eg_dprsr_md"})}
+	// The egress's own locals and declarations (the ingress's are written).
+	e.locals, e.decls, e.usesMeters = nil, nil, false
+	for _, inst := range c.Instances {
+		e.counterOrMeter(inst)
+	}
+	if e.usesMeters {
+		e.locals = append(e.locals, colorLocalDecl)
+	}
 	tables, actions, body, err := e.controlParts(c, e.egressNodes)
 	if err != nil {
 		return err
 	}
 	e.controlHead(c, "egress", "eg", "output_port_t eg_oport_md")
+	for _, l := range e.locals {
+		e.pr.Line("%s", l)
+	}
+	for _, d := range e.decls {
+		e.out.WriteString(d)
+	}
 	for _, a := range actions {
 		e.pr.Action(a)
 	}

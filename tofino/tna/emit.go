@@ -66,7 +66,7 @@ type emitter struct {
 	runFlags                  []string          // the locals that tell later stages an action ran
 	registerOf                map[string]string // v1model register name -> its Register's element type
 	synthesizedApplied        map[string]bool
-	usesMeters                bool             // the ingress holds colorLocal
+	usesMeters                bool             // the control being written holds colorLocal
 	mcast                     bool             // the ingress sets v1model's mcast_grp
 	digest                    *digestSite      // the ingress's digest call, or nil
 	checksums                 []*checksumCheck // the verify-checksum control's calls

@@ -27,7 +27,7 @@ func (e *emitter) ingressBlock() error {
 		}
 	}
 	if e.usesMeters {
-		e.locals = append(e.locals, "bit<8> "+colorLocal+"; // a meter's colour, TNA's encoding")
+		e.locals = append(e.locals, colorLocalDecl)
 	}
 	e.epilogue = e.ingressEpilogue(hdr, meta, std)
 	tables, plain, body, err := e.controlParts(c, e.ingressNodes)
