@@ -114,3 +114,38 @@ func TestEqualityConstantRight(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantsReassociated: a chain of one associative operation with
+// constants is one operation (SipHash's first rounds add and xor key
+// constants in a row), and a constant minus a sum is left alone.
+func TestConstantsReassociated(t *testing.T) {
+	b := NewBuilder()
+	x := b.Input("x", nil, 32)
+	c := func(v uint64) *Term { return b.Const(v, 32) }
+	tests := []struct {
+		name      string
+		got, want *Term
+	}{
+		{"sum", b.Binary(OpAdd, b.Binary(OpAdd, x, c(5)), c(7)), b.Binary(OpAdd, x, c(12))},
+		{"sum, constant first", b.Binary(OpAdd, c(7), b.Binary(OpAdd, c(5), x)), b.Binary(OpAdd, x, c(12))},
+		{"difference then sum", b.Binary(OpAdd, b.Binary(OpSub, x, c(5)), c(7)), b.Binary(OpAdd, x, c(2))},
+		{"sum then difference", b.Binary(OpSub, b.Binary(OpAdd, x, c(5)), c(7)), b.Binary(OpAdd, x, c(0xfffffffe))},
+		{"to nothing", b.Binary(OpSub, b.Binary(OpAdd, x, c(5)), c(5)), x},
+		{"xor", b.Binary(OpXor, b.Binary(OpXor, x, c(0xf0)), c(0x0f)), b.Binary(OpXor, x, c(0xff))},
+		{"and", b.Binary(OpAnd, b.Binary(OpAnd, x, c(0xff)), c(0x0f)), b.Binary(OpAnd, x, c(0x0f))},
+		{"or", b.Binary(OpOr, b.Binary(OpOr, x, c(1)), c(2)), b.Binary(OpOr, x, c(3))},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, tc.got, tc.want)
+		}
+	}
+	// 7 - (x + 5) is 2 - x, which is not x + anything: it stays.
+	if got := b.Binary(OpSub, c(7), b.Binary(OpAdd, x, c(5))); got.Op != OpSub || !got.Args[0].IsConst() {
+		t.Errorf("7 - (x + 5) became %s", got)
+	}
+	// Different operations do not fold: (x ^ 1) + 2 stays two.
+	if got := b.Binary(OpAdd, b.Binary(OpXor, x, c(1)), c(2)); got.Op != OpAdd || got.Args[0].Op != OpXor {
+		t.Errorf("(x ^ 1) + 2 became %s", got)
+	}
+}

@@ -228,6 +228,10 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 	if x.IsConst() && y.IsConst() {
 		return b.Const(fold(op, x.Value, y.Value, w), resultWidth(op, w))
 	}
+	if u, uop, c, ok := reassociated(op, x, y, w); ok {
+		// (u + c1) + c2 is u + (c1 + c2): one operation fewer.
+		return b.Binary(uop, u, b.Const(c, w))
+	}
 	switch op {
 	case OpAdd, OpOr, OpXor:
 		if x.IsConst() {
@@ -394,6 +398,33 @@ func (b *Builder) Ite(c, x, y *Term) *Term {
 		}
 	}
 	return b.intern(&Term{Op: OpIte, Width: x.Width, Args: []*Term{c, x, y}})
+}
+
+// reassociated folds the constants of (u op1 c1) op c2 into one: for &,
+// | and ^ (op1 = op, in either operand order) into u op (c1 op c2); for
+// sums and differences (u - c is u + -c) into u + c. It reports false
+// for anything else.
+func reassociated(op Op, x, y *Term, w int) (u *Term, uop Op, c uint64, ok bool) {
+	if x.IsConst() && op != OpSub {
+		x, y = y, x
+	}
+	if !y.IsConst() || len(x.Args) != 2 || !x.Args[1].IsConst() || x.Args[0].IsConst() {
+		return nil, 0, 0, false
+	}
+	c1, c2 := x.Args[1].Value, y.Value
+	switch {
+	case (op == OpAnd || op == OpOr || op == OpXor) && x.Op == op:
+		return x.Args[0], op, fold(op, c1, c2, w), true
+	case (op == OpAdd || op == OpSub) && (x.Op == OpAdd || x.Op == OpSub):
+		if x.Op == OpSub {
+			c1 = fold(OpSub, 0, c1, w)
+		}
+		if op == OpSub {
+			c2 = fold(OpSub, 0, c2, w)
+		}
+		return x.Args[0], OpAdd, fold(OpAdd, c1, c2, w), true
+	}
+	return nil, 0, 0, false
 }
 
 // isDifferenceTest says whether c is u - v == 0 or u - v != 0.
