@@ -214,6 +214,9 @@ func TestTofinoEgressExterns(t *testing.T) {
 				"    action mark(bit<8> dscp) { hdr.ipv4.diffserv = dscp; qos_hits.count(); qos_meter.read(hdr.ipv4.protocol); }",
 			"", "        default_action = NoAction();\n    }\n    apply {\n        if (sm.egress_port",
 			"        default_action = NoAction();\n        counters = qos_hits;\n        meters = qos_meter;\n    }\n    apply {\n        if (sm.egress_port"},
+		{"a Checksum16", "control MyEgress(", "Checksum16() gck;\ncontrol MyEgress(",
+			"egress_bridge.p4:67:9: the apply block: hdr.ipv4.identification = gck.get({hdr.ipv4.srcAddr}): the Tofino backend computes a Checksum16 in the ingress deparser, from the ingress's last statement only",
+			apply, "        hdr.ipv4.identification = gck.get({ hdr.ipv4.srcAddr });\n" + apply},
 		{"a register", decls, "    register<bit<32>, bit<32>>(4) r;\n" + decls,
 			"extern r in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only", "", ""},
 	})

@@ -16,8 +16,19 @@ import (
 
 // deparserSum is one Checksum16 call, moved to the ingress deparser.
 type deparserSum struct {
-	dst  ir.Expr
-	data ir.Expr
+	stmt      *ir.Assign
+	dst, data ir.Expr
+}
+
+// moved reports whether s is a Checksum16 call the ingress deparser
+// computes (planChecksum16 took it).
+func (e *emitter) moved(s *ir.Assign) bool {
+	for _, sum := range e.sums {
+		if sum.stmt == s {
+			return true
+		}
+	}
+	return false
 }
 
 // checksum16Call reports whether s is F = ck.get(L) for a Checksum16
@@ -57,7 +68,7 @@ func (e *emitter) planChecksum16() error {
 		if err != nil {
 			return err
 		}
-		e.sums = append(e.sums, deparserSum{dst: a.LHS, data: a.RHS.(*ir.Call).Args[0].Value})
+		e.sums = append(e.sums, deparserSum{stmt: a, dst: a.LHS, data: a.RHS.(*ir.Call).Args[0].Value})
 	}
 	var nested ir.Stmt
 	visit := func(ss []ir.Stmt, top bool) {

@@ -730,9 +730,11 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			}
 			out = append(out, &c)
 		case *ir.Assign:
-			if _, ok := checksum16Call(s); !ok { // Checksum16: computed by the deparser
+			if _, ok := checksum16Call(s); !ok {
 				out = append(out, s)
-			}
+			} else if !e.moved(s) {
+				return nil, errorAt(s.Span(), "%s: %s: the Tofino backend computes a Checksum16 in the ingress deparser, from the ingress's last statement only", where, stmtWithoutSemicolon(s))
+			} // else the ingress deparser computes it
 		case *ir.Exit:
 			// The control ends here: what it does last comes first.
 			out = append(append(out, e.epilogue...), s)
