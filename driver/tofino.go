@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/backends"
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/tofino/tna"
 )
 
@@ -27,6 +29,16 @@ func tofinoBackend(ctx context.Context, res *Result, file string, progress Progr
 		return &DoesNotFitError{err}
 	case err != nil:
 		return &DoesNotFitError{fmt.Errorf("tofino: %w", err)}
+	}
+	// The program written must check: one that does not is p4hls's bug,
+	// an internal error rather than a file the user finds broken later.
+	var d diag.List
+	prog, _, err := frontend.Load(ctx, "tofino.p4", []byte(text), frontend.Options{}, &d)
+	switch {
+	case err != nil:
+		return fmt.Errorf("tofino: checking the TNA program: %w", err)
+	case prog == nil:
+		return fmt.Errorf("tofino: the TNA program p4hls wrote does not check: %s", firstError(&d))
 	}
 	res.TNA = text
 	return nil

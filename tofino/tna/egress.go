@@ -303,7 +303,7 @@ func (e *emitter) egressControl() error {
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
 	e.epilogue = []ir.Stmt{dropIf511(std, &ir.Var{Name: "eg_dprsr_md"})}
 	// The egress's own locals and declarations (the ingress's are written).
-	e.locals, e.decls, e.usesMeters = nil, nil, false
+	e.locals, e.decls, e.usesMeters, e.egressWritten = nil, nil, false, true
 	for _, inst := range c.Instances {
 		e.counterOrMeter(inst)
 	}

@@ -73,6 +73,7 @@ type emitter struct {
 	readsParserError          bool             // the ingress reads v1model's parser_error
 	sums                      []deparserSum    // the ingress's Checksum16 calls, for its deparser
 	plainHashes, randoms      int              // the hash and random units of plain code written
+	egressWritten             bool             // the egress control is being written
 }
 
 // tableStages is where allocation put a table and its actions.

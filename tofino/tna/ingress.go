@@ -655,6 +655,9 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				continue
 			}
 			if tna, ok := meterOrCounterCall(s); ok {
+				if inst := s.Call.Callee.Recv.(*ir.InstanceRef).Inst; e.egressWritten && !slices.Contains(e.egress.Instances, inst) {
+					return nil, errorAt(s.Span(), "%s: %s is declared outside the egress control; on Tofino the ingress and the egress cannot share it", where, inst.Name)
+				}
 				out = append(out, tna...)
 				continue
 			}
