@@ -60,6 +60,11 @@ func allocPhase(ctx context.Context, req Request, res *Result, tg *target.Target
 		graphs[g.Action.Name] = g
 	}
 	pl := buildProblem(res.analysis, graphs, tg.Limits)
+	if msg := chainTooLong(pl.problem); msg != "" {
+		// No placement can beat the longest chain: say so without the
+		// solver, which takes long to prove it (SipHash: 18 s).
+		return nil, &DoesNotFitError{fmt.Errorf("%s: %s", req.File, msg)}
+	}
 	progress("alloc", fmt.Sprintf("%d tables, %s, %s", len(pl.problem.Tables), solver.Name(), req.AllocMode))
 	sol, err := solver.Solve(ctx, pl.problem, req.AllocMode)
 	var inf *alloc.InfeasibleError
@@ -372,6 +377,16 @@ func (pl *placement) placed(g *synth.Graph) pipeline.Placed {
 		}
 	}
 	return pipeline.AtDepths(g)
+}
+
+// chainTooLong says why a problem has no placement when its longest
+// chain needs more stages than the target has ("" when it does not).
+func chainTooLong(p *alloc.Problem) string {
+	chain, n := longestChain(p)
+	if n <= p.Limits.Stages {
+		return ""
+	}
+	return fmt.Sprintf("needs at least %d stages, the target has %d: the chain %s is the longest (%d stages)", n, p.Limits.Stages, chain, n)
 }
 
 // longestChain is the dependency chain that needs the most stages: each

@@ -54,6 +54,15 @@ func TestExplain(t *testing.T) {
 			Tables: []alloc.Table{{Name: "t", Actions: []int{0}}}, Actions: []alloc.Action{parallel("a", 5, false)}},
 			"stage 0 needs 5 ALUs, the target allows 4"},
 	}
+	// The chain alone shows the first problem cannot fit, before any solver.
+	if got, want := chainTooLong(&cases[0].p), "needs at least 7 stages, the target has 6: the chain t1 -> t2 -> action a (5 ALUs deep) -> t3 is the longest (7 stages)"; got != want {
+		t.Errorf("chainTooLong: got %q, want %q", got, want)
+	}
+	for _, c := range cases[1:] {
+		if got := chainTooLong(&c.p); got != "" {
+			t.Errorf("%s: chainTooLong says %q of a problem whose chain fits", c.name, got)
+		}
+	}
 	for _, c := range cases {
 		for _, s := range Solvers {
 			t.Run(c.name+"/"+s.Name(), func(t *testing.T) {
