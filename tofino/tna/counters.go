@@ -37,7 +37,8 @@ func isCounterOrMeter(inst *ir.Instance) bool {
 const counterWidth = "bit<64>"
 
 // counterOrMeter writes the TNA declaration of a v1model counter or meter
-// instance; it reports false for other externs.
+// instance (and, with the control's first meter, colorLocal); it reports
+// false for other externs.
 func (e *emitter) counterOrMeter(inst *ir.Instance) bool {
 	kind := func(i int) string { // the CounterType or MeterType argument
 		if i < len(inst.Args) {
@@ -59,12 +60,14 @@ func (e *emitter) counterOrMeter(inst *ir.Instance) bool {
 		decl = fmt.Sprintf("DirectCounter<%s>(CounterType_t.%s)", counterWidth, kind(0))
 	case "meter":
 		decl = fmt.Sprintf("Meter<%s>(%s, MeterType_t.%s)", inst.Type.Args[0], size, kind(1))
-		e.usesMeters = true
 	case "direct_meter":
 		decl = fmt.Sprintf("DirectMeter(MeterType_t.%s)", kind(0))
-		e.usesMeters = true
 	default:
 		return false
+	}
+	if strings.HasSuffix(inst.Type.Name, "meter") && !e.usesMeters { // the control's first meter
+		e.usesMeters = true
+		e.locals = append(e.locals, colorLocalDecl)
 	}
 	e.decls = append(e.decls, fmt.Sprintf("    %s %s;\n", decl, inst.Name))
 	return true

@@ -124,29 +124,3 @@ func markToDrop(std ir.Expr, mcast bool) []ir.Stmt {
 	}
 	return out
 }
-
-// eachStmt calls fn on every statement of ss, at any depth.
-func eachStmt(ss []ir.Stmt, fn func(ir.Stmt)) {
-	for _, s := range ss {
-		fn(s)
-		switch s := s.(type) {
-		case *ir.If:
-			eachStmt(s.Then, fn)
-			eachStmt(s.Else, fn)
-		case *ir.Block:
-			eachStmt(s.Body, fn)
-		case *ir.For:
-			eachStmt(s.Init, fn)
-			eachStmt(s.Update, fn)
-			eachStmt(s.Body, fn)
-		case *ir.Switch:
-			for _, c := range s.Cases {
-				eachStmt(c.Body, fn)
-			}
-		case *ir.SwitchAction:
-			for _, c := range s.Cases {
-				eachStmt(c.Body, fn)
-			}
-		}
-	}
-}

@@ -305,22 +305,14 @@ func (e *emitter) egressControl() error {
 	// The egress's own locals and declarations (the ingress's are written).
 	e.locals, e.decls, e.usesMeters, e.egressWritten = nil, nil, false, true
 	for _, inst := range c.Instances {
-		e.counterOrMeter(inst)
-	}
-	if e.usesMeters {
-		e.locals = append(e.locals, colorLocalDecl)
+		e.counterOrMeter(inst) // checkEgress let in these only
 	}
 	tables, actions, body, err := e.controlParts(c, e.egressNodes)
 	if err != nil {
 		return err
 	}
 	e.controlHead(c, "egress", "eg", "output_port_t eg_oport_md")
-	for _, l := range e.locals {
-		e.pr.Line("%s", l)
-	}
-	for _, d := range e.decls {
-		e.out.WriteString(d)
-	}
+	e.printDeclarations()
 	for _, a := range actions {
 		e.pr.Action(a)
 	}

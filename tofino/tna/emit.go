@@ -340,33 +340,47 @@ func (e *emitter) functions() error {
 // firstExternCall returns the first statement of ss, at any depth, that
 // calls an extern or a method, or exits.
 func firstExternCall(ss []ir.Stmt) ir.Stmt {
-	for _, s := range ss {
-		var inner [][]ir.Stmt
-		switch s := s.(type) {
+	var first ir.Stmt
+	eachStmt(ss, func(s ir.Stmt) {
+		if first != nil {
+			return
+		}
+		switch x := s.(type) {
 		case *ir.CallStmt:
-			if s.Call.Callee.Func == nil {
-				return s
+			if x.Call.Callee.Func == nil {
+				first = s
 			}
 		case *ir.Exit, *ir.SetValid, *ir.StackShift, *ir.ApplyBlock:
-			return s
+			first = s
+		}
+	})
+	return first
+}
+
+// eachStmt calls fn on every statement of ss, at any depth.
+func eachStmt(ss []ir.Stmt, fn func(ir.Stmt)) {
+	for _, s := range ss {
+		fn(s)
+		switch s := s.(type) {
 		case *ir.If:
-			inner = [][]ir.Stmt{s.Then, s.Else}
+			eachStmt(s.Then, fn)
+			eachStmt(s.Else, fn)
 		case *ir.Block:
-			inner = [][]ir.Stmt{s.Body}
+			eachStmt(s.Body, fn)
 		case *ir.For:
-			inner = [][]ir.Stmt{s.Init, s.Update, s.Body}
+			eachStmt(s.Init, fn)
+			eachStmt(s.Update, fn)
+			eachStmt(s.Body, fn)
 		case *ir.Switch:
 			for _, c := range s.Cases {
-				inner = append(inner, c.Body)
+				eachStmt(c.Body, fn)
 			}
-		}
-		for _, b := range inner {
-			if x := firstExternCall(b); x != nil {
-				return x
+		case *ir.SwitchAction:
+			for _, c := range s.Cases {
+				eachStmt(c.Body, fn)
 			}
 		}
 	}
-	return nil
 }
 
 // stmtText is a statement as one line of P4, for a message.

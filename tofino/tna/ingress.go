@@ -26,21 +26,13 @@ func (e *emitter) ingressBlock() error {
 			return err
 		}
 	}
-	if e.usesMeters {
-		e.locals = append(e.locals, colorLocalDecl)
-	}
 	e.epilogue = e.ingressEpilogue(hdr, meta, std)
 	tables, plain, body, err := e.controlParts(c, e.ingressNodes)
 	if err != nil {
 		return err
 	}
 	e.controlHead(c, "ingress", "ig", "tm_t ig_tm_md")
-	for _, l := range e.locals {
-		e.pr.Line("%s", l)
-	}
-	for _, d := range e.decls {
-		e.out.WriteString(d)
-	}
+	e.printDeclarations()
 	for _, a := range plain {
 		e.pr.Action(a)
 	}
@@ -59,6 +51,17 @@ func (e *emitter) ingressBlock() error {
 	}
 	e.controlTail(body)
 	return nil
+}
+
+// printDeclarations writes the locals and the extern declarations the
+// control being written needs.
+func (e *emitter) printDeclarations() {
+	for _, l := range e.locals {
+		e.pr.Line("%s", l)
+	}
+	for _, d := range e.decls {
+		e.out.WriteString(d)
+	}
 }
 
 // controlParts converts a control's tables (nodes), plain actions and

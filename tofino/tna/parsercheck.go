@@ -128,18 +128,9 @@ func withoutRoot(path string) string {
 	return ""
 }
 
-// reroot is x, a chain of member accesses, read from v instead of the
-// variable it starts from.
+// reroot is x read from v instead of the variable it starts from.
 func reroot(x ir.Expr, v *ir.Var) ir.Expr {
-	switch x := x.(type) {
-	case *ir.Member:
-		c := *x
-		c.X = reroot(x.X, v)
-		return &c
-	case *ir.VarRef:
-		return &ir.VarRef{Var: v}
-	}
-	return x
+	return renameRootFunc(x, func(*ir.VarRef) ir.Expr { return &ir.VarRef{Var: v} })
 }
 
 // checkParserErrorRead refuses an ingress that reads parser_error when
