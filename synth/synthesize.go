@@ -960,6 +960,16 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 	if op, ok, err := s.statelessTree(t); err != nil || ok {
 		return op, err
 	}
+	if shared := s.sharedSubterms(t); len(shared) > 0 {
+		for _, u := range shared {
+			if _, err := s.operand(u); err != nil {
+				return Operand{}, err
+			}
+		}
+		if op, ok, err := s.statelessTree(t); err != nil || ok {
+			return op, err
+		}
+	}
 	var args []*Term
 	for _, a := range t.Args {
 		if !a.IsConst() && !slices.Contains(args, a) {
@@ -998,6 +1008,51 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 		return op, err
 	}
 	return Operand{}, s.unsupported("no configuration of ALU %s computes %s", g.Name, t)
+}
+
+// sharedSubterms lists, children first, the subterms of t that two of its
+// operations read and that stateless ALUs can compute: each takes an ALU
+// of its own however t is computed, so they go first, and a tree for t can
+// then read them. A tree over t's leaves alone cannot see them: SipHash's
+// rotations, (v << 5) | (v >> 27) of a v computed from other rounds, are
+// one ALU each only once v is.
+func (s *synthesizer) sharedSubterms(t *Term) []*Term {
+	readers := map[*Term]int{}
+	seen := map[*Term]bool{}
+	var order []*Term
+	var walk func(u *Term)
+	walk = func(u *Term) {
+		if seen[u] {
+			return
+		}
+		seen[u] = true
+		if _, done := s.done[u]; done || u.IsLeaf() || u.IsConst() {
+			return
+		}
+		var args []*Term
+		for _, a := range u.Args {
+			if !slices.Contains(args, a) {
+				args = append(args, a)
+				readers[a]++
+				walk(a)
+			}
+		}
+		order = append(order, u)
+	}
+	walk(t)
+	var out []*Term
+	for _, u := range order {
+		if u != t && readers[u] > 1 && u.Width <= s.width && !s.readsUnavailableState(u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// readsUnavailableState says whether t reads a state whose value no ALU
+// gives out (it is computable only from a stateful ALU's output).
+func (s *synthesizer) readsUnavailableState(t *Term) bool {
+	return slices.ContainsFunc(s.leaves(t), func(l *Term) bool { return l.Op == OpPre })
 }
 
 func reversed(ts []*Term) []*Term {

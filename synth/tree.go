@@ -238,7 +238,7 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 		// SipRounds: a hundred operations on one word).
 		return nil, nil
 	}
-	inputs := primaries(append([]*Term{t}, ops...))
+	inputs := s.treeInputs(t, ops)
 	if len(inputs) == 0 {
 		return nil, nil // a constant left unfolded (--no-preprocess): no tree to search
 	}
@@ -274,6 +274,24 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 		}
 	}
 	return trees, queries
+}
+
+// treeInputs lists the variables a tree query over ops quantifies over.
+// When t is made of ops alone (no state it reads is missing), those are
+// the operands themselves: a tree that computes t from any operand values
+// computes it from theirs, and the query stays the size of t's last few
+// operations however long the chain below the operands is (8 SipRounds
+// over one message word: a spec over the message is hundreds of
+// operations deep, one over the operands a handful). Otherwise, they are
+// the primaries, so the query can see how a state's new value relates to
+// its old one.
+func (s *synthesizer) treeInputs(t *Term, ops []*Term) []*Term {
+	for _, l := range s.leaves(t) {
+		if !l.IsConst() && !slices.Contains(ops, l) {
+			return primaries(append([]*Term{t}, ops...))
+		}
+	}
+	return ops
 }
 
 // statelessTree computes t by the shallowest tree of stateless ALUs that

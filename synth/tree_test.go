@@ -2,7 +2,9 @@ package synth
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,7 +92,77 @@ func TestSaturatingByATree(t *testing.T) {
 
 // fieldSynthesizer is a synthesizer of stateless ALUs for which x is a
 // field.
-func fieldSynthesizer(stateless *grammar.Grammar, x *Term) *synthesizer {
+func fieldSynthesizer(stateless *grammar.Grammar, fields ...*Term) *synthesizer {
+	done := map[*Term]Operand{}
+	for i, f := range fields {
+		done[f] = Operand{Kind: FromField, Index: i}
+	}
 	return &synthesizer{ctx: context.Background(), tx: &Transaction{Action: &ir.Action{Name: "a"}}, stateless: stateless,
-		width: 32, attemptBudget: time.Second, g: &Graph{}, fields: map[string]int{}, done: map[*Term]Operand{x: {Kind: FromField}}}
+		width: 32, attemptBudget: time.Second, g: &Graph{Action: &ir.Action{Name: "a"}}, fields: map[string]int{}, done: done}
+}
+
+// TestRotationOfAComputedValue: Tofino's VLIW slot rotates (a funnel shift
+// of a container with itself), so (v << 5) | (v >> 27) takes one ALU once
+// v is computed. With v = x + y and w = v ^ z, by hand: v at stage 0, the
+// rotation and w at 1, their xor at 2: 3 stages (one ALU per operation: v,
+// the two shifts, the or, the xor: 4). The tree for the whole value cannot
+// read v before v is computed; v is read twice, so it goes first.
+func TestRotationOfAComputedValue(t *testing.T) {
+	b := NewBuilder()
+	x, y, z := b.Input("x", nil, 32), b.Input("y", nil, 32), b.Input("z", nil, 32)
+	v := b.Binary(OpAdd, x, y)
+	rot := b.Binary(OpOr, b.Shift(OpShl, v, 5), b.Shift(OpShr, v, 27))
+	term := b.Binary(OpXor, rot, b.Binary(OpXor, v, z))
+	stateless, _ := tofino.Target().Grammar("stateless")
+	s := fieldSynthesizer(stateless, x, y, z)
+	if _, err := s.statelessALU(term); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.g.ComputeDepths(); err != nil {
+		t.Fatal(err)
+	}
+	if d := s.g.Depth(); d != 3 {
+		t.Errorf("depth %d, want 3:\n%s", d, aluList(s.g))
+	}
+	if n := len(s.g.ALUs); n != 4 {
+		t.Errorf("%d ALUs, want 4 (v, the rotation, w, the xor):\n%s", n, aluList(s.g))
+	}
+}
+
+// aluList describes a graph's ALUs without its fields (which a test's
+// synthesizer does not list).
+func aluList(g *Graph) string {
+	var b strings.Builder
+	for i, a := range g.ALUs {
+		fmt.Fprintf(&b, "alu%d (stage %d): config %v, inputs %+v\n", i, a.Depth, a.Config, a.Inputs)
+	}
+	return b.String()
+}
+
+// TestTreeInputs: a tree query ranges over the values the tree reads when
+// the term is made of them (a query the size of the tree, however long
+// the chain under them), and over the fields and states under them when a
+// state the term reads is not among them (only the primaries show how a
+// stateful ALU's output relates to the old state).
+func TestTreeInputs(t *testing.T) {
+	b := NewBuilder()
+	x, y := b.Input("x", nil, 32), b.Input("y", nil, 32)
+	chain := b.Binary(OpXor, b.Binary(OpAdd, x, y), y) // computed before
+	pre := b.Pre(&Cell{Name: "c", Width: 32})
+	stateless, _ := tofino.Target().Grammar("stateless")
+	s := fieldSynthesizer(stateless, x, y)
+	s.done[chain] = Operand{Kind: FromALU}
+	s.g.ALUs = []*ALU{{Grammar: stateless}}
+	for _, c := range []struct {
+		name      string
+		term      *Term
+		ops, want []*Term
+	}{
+		{"made of computed values", b.Binary(OpSub, b.Shift(OpShl, chain, 3), x), []*Term{chain, x}, []*Term{chain, x}},
+		{"reads a state", b.Binary(OpAdd, pre, chain), []*Term{chain}, []*Term{pre, x, y}},
+	} {
+		if got := s.treeInputs(c.term, c.ops); !slices.Equal(got, c.want) {
+			t.Errorf("%s: inputs %v, want %v", c.name, got, c.want)
+		}
+	}
 }

@@ -167,7 +167,7 @@ func benchOne(ctx context.Context, row benchRow, corpus string, timeout time.Dur
 
 // synthStages is a compile's stage count (-1 when it failed): the
 // placement's, or, when every action was synthesized but the placement
-// does not fit the target (SipHash's 47 stages on Tofino's 12), the
+// does not fit the target (SipHash's 35 stages on Tofino's 12), the
 // deepest action's, which is what this table measures.
 func synthStages(res *driver.Result, err error) int {
 	var fit *driver.DoesNotFitError

@@ -105,7 +105,7 @@ func tofinoOverCorpus(t *testing.T, bin string, files []string) {
 		"random_clone.p4": "random(32w0, 32w1000): a Tofino Random unit draws uniform bits",
 	}
 	// Refused after long searches (no Tofino mapping of their update;
-	// SipHash needs 46 stages): the synth tests cover them.
+	// SipHash needs 35 stages): the synth tests cover them.
 	slow := map[string]bool{"learn_filter.p4": true, "stateful_firewall.p4": true, "stfq.p4": true, "siphash.p4": true}
 	for _, file := range files {
 		name := filepath.Base(file)
