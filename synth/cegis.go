@@ -77,6 +77,13 @@ type QueryStats struct {
 	Time       time.Duration
 }
 
+// solverLogic is the logic the queries' solvers are made for. Z3's QF_FD
+// solver bit-blasts into its SAT solver and keeps it between checks, where
+// QF_BV's turns incremental after the first check and reasons about the
+// bit-vectors in its SMT core: over Table 4's rows the CEGIS queries take
+// about a third less time (SNAP on Tofino: 2.2 s -> 1.5 s).
+const solverLogic = "QF_FD"
+
 // maxIterations bounds the CEGIS loop; each iteration adds a
 // counterexample, and real specifications converge in a handful.
 const maxIterations = 200
@@ -215,7 +222,7 @@ func cegis(ctx context.Context, g sketch, spec Spec, r search) (grammar.Config, 
 	x := z3.NewContext()
 	defer x.Close()
 	holes := grammar.HoleVars(x, g.holes(), "h")
-	synth := x.NewSolverFor("QF_BV")
+	synth := x.NewSolverFor(solverLogic)
 	if r.pool != nil {
 		restrictConstants(x, synth, g.holes(), holes, r.pool, r.full)
 	}
@@ -402,7 +409,7 @@ func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar
 	}
 	wantStates, wantOut := spec.Encode(x, states, packets)
 	eqs := agreement(x, spec, terms, wantStates, wantOut)
-	s := x.NewSolverFor("QF_BV")
+	s := x.NewSolverFor(solverLogic)
 	s.Assert(spec.inRange(x, states, packets, width))
 	s.Assert(x.And(eqs...).Not())
 	res, err := check(ctx, s)
@@ -499,8 +506,9 @@ func holeValue(h *grammar.Hole, v uint64, width int) (uint64, bool) {
 // in time: a time budget cuts a query sooner on a loaded machine, and the
 // mapping found, hence the stage count, would depend on the load.
 // unitsPerSecond converts: about what Z3 counts in a second of these
-// queries on the 2-core machine the budgets were set on.
-const unitsPerSecond = 6_000_000
+// queries on the 2-core machine the budgets were set on (QF_FD's SAT
+// solver; QF_BV's SMT core counted about 6 million).
+const unitsPerSecond = 10_000_000
 
 // errBudget is a query's work budget running out.
 var errBudget = errors.New("the query's work budget ran out")
