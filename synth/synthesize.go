@@ -965,10 +965,8 @@ func (s *synthesizer) statelessALU(t *Term) (Operand, error) {
 		return op, err
 	}
 	if shared := s.sharedSubterms(t); len(shared) > 0 {
-		for _, u := range shared {
-			if _, err := s.operand(u); err != nil {
-				return Operand{}, err
-			}
+		if err := s.computeAll(shared); err != nil {
+			return Operand{}, err
 		}
 		if op, ok, err := s.statelessTree(t); err != nil || ok {
 			return op, err
@@ -1051,6 +1049,23 @@ func (s *synthesizer) sharedSubterms(t *Term) []*Term {
 		}
 	}
 	return out
+}
+
+// computeAll computes the terms in order, as far as stateless ALUs can. A
+// term they cannot compute alone ends it without an error: a tree for an
+// operation above it may still compute that operation from what is below
+// it, and if none does, one ALU per operation says why.
+func (s *synthesizer) computeAll(terms []*Term) error {
+	for _, u := range terms {
+		if _, err := s.operand(u); err != nil {
+			var unsupported *UnsupportedError
+			if errors.As(err, &unsupported) {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // readsUnavailableState says whether t reads a state whose value no ALU
