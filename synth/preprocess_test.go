@@ -149,3 +149,46 @@ func TestConstantsReassociated(t *testing.T) {
 		t.Errorf("(x ^ 1) + 2 became %s", got)
 	}
 }
+
+// TestSaturatingComparisonReordered: (a |-| b) > c and (a |-| c) > b both
+// say a > b + c over unsigned values, so the saturating difference is
+// taken with the constant, where it does not wait for b (and <= alike).
+// Both forms are evaluated on every 8-bit a, b and c = 5 (the raw builder
+// keeps the written form), and the rewritten term is the expected one.
+func TestSaturatingComparisonReordered(t *testing.T) {
+	b := NewBuilder()
+	raw := NewBuilder()
+	raw.raw = true
+	a, last := b.Input("a", nil, 8), b.Pre(&Cell{Name: "last", Width: 8})
+	five := b.Const(5, 8)
+	for _, tc := range []struct {
+		name      string
+		got, want *Term
+		written   *Term
+	}{
+		{"5 < (a |-| last)", b.Binary(OpLtU, five, b.Binary(OpSatSubU, a, last)),
+			b.Binary(OpLtU, last, b.Binary(OpSatSubU, a, five)),
+			raw.Binary(OpLtU, five, raw.Binary(OpSatSubU, a, last))},
+		{"(a |-| last) <= 5", b.Binary(OpLeU, b.Binary(OpSatSubU, a, last), five),
+			b.Binary(OpLeU, b.Binary(OpSatSubU, a, five), last),
+			raw.Binary(OpLeU, raw.Binary(OpSatSubU, a, last), five)},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, tc.got, tc.want)
+			continue
+		}
+		for va := uint64(0); va < 256; va++ {
+			for vl := uint64(0); vl < 256; vl++ {
+				env := map[*Term]uint64{a: va, last: vl}
+				if w, g := tc.written.Eval(env, map[*Term]uint64{}), tc.got.Eval(env, map[*Term]uint64{}); w != g {
+					t.Fatalf("%s at a=%d last=%d: %d, written form %d", tc.name, va, vl, g, w)
+				}
+			}
+		}
+	}
+	// A constant b keeps the form (it folds elsewhere), and so does a
+	// comparison with a non-constant.
+	if got := b.Binary(OpLtU, last, b.Binary(OpSatSubU, a, five)); got.Args[0] != last {
+		t.Errorf("last < (a |-| 5) became %s", got)
+	}
+}

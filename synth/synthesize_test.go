@@ -90,12 +90,13 @@ func TestSynthesizeMeansTheAction(t *testing.T) {
 		// has no one operation for now |-| 10, so a tree computes it in
 		// 2 stages (now >= 10 and now - 10, then the choice between the
 		// difference and 0), before the 3 stages of the wrapping
-		// version's mapping: 5. Flowlets: the old time (1), the
-		// comparison and the difference (2), the choice (3), > 5 (4), the
-		// hop (5).
+		// version's mapping: 5. Flowlets: (arrival |-| last) > 5 is
+		// (arrival |-| 5) > last, so the old time, arrival >= 5 and
+		// arrival - 5 (1), the choice (2), the comparison with the old
+		// time (3), the hop (4).
 		{"blue_increase_sat.p4", "pred_raw", 5},
 		{"blue_decrease_sat.p4", "sub", 5},
-		{"flowlet_sat.p4", "pred_raw", 5},
+		{"flowlet_sat.p4", "pred_raw", 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.atom, func(t *testing.T) {

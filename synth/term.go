@@ -308,7 +308,33 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 		}
 		return b.Binary(op, x.Args[0], b.Const(fold(inverse, y.Value, x.Args[1].Value, w), w))
 	}
+	// (a |-| b) > c is (a |-| c) > b, and so for <=, on unsigned values
+	// (both say a > b + c, exactly): with b a later value (a state's) and
+	// c a constant, the saturating difference no longer waits for b
+	// (flowlets written with C's meaning: (arrival |-| last) > 5).
+	if sat, c, ok := saturatingAgainstConstant(op, x, y); ok {
+		a, late := sat.Args[0], sat.Args[1]
+		early := b.Binary(OpSatSubU, a, c)
+		if op == OpLtU {
+			return b.Binary(OpLtU, late, early)
+		}
+		return b.Binary(OpLeU, early, late)
+	}
 	return b.intern(&Term{Op: op, Width: resultWidth(op, w), Args: []*Term{x, y}})
+}
+
+// saturatingAgainstConstant matches c < (a |-| b) and (a |-| b) <= c with
+// c a constant and b not one.
+func saturatingAgainstConstant(op Op, x, y *Term) (sat, c *Term, ok bool) {
+	switch {
+	case op == OpLtU && x.IsConst() && y.Op == OpSatSubU:
+		sat, c = y, x
+	case op == OpLeU && y.IsConst() && x.Op == OpSatSubU:
+		sat, c = x, y
+	default:
+		return nil, nil, false
+	}
+	return sat, c, !sat.Args[1].IsConst()
 }
 
 func resultWidth(op Op, w int) int {
