@@ -32,6 +32,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.StringVar(&req.Target, "target", "tofino", "the target: `tofino`, banzai or menshen")
 	fs.StringVar(&req.ALU, "alu", "", "Banzai's stateful atom (`NAME`: raw, pred_raw, if_else_raw, sub, nested_ifs, pair)")
 	fs.BoolVar(&req.Synth.NoPredecessorPacking, "no-pred-pack", false, "do not pack a state variable's ALU with its predecessor's")
+	exhaustive := fs.Bool("exhaustive", false, "give every shallower stateful mapping all the time it takes, not a work budget: slower, and a deeper result then proves the shallower ones have no configuration")
 	fs.BoolVar(&req.NoPreprocess, "no-preprocess", false, "synthesize actions as written, without constant folding and simplification")
 	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
 	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
@@ -48,7 +49,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--solver z3|cbc] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--exhaustive] [--solver z3|cbc] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)
@@ -57,6 +58,9 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	req.File = files[0]
 	req.Frontend = options()
+	if *exhaustive {
+		req.Synth.AttemptBudget = -1 // synth.Options: negative, no bound
+	}
 	switch *allocMode {
 	case "optimal":
 		req.AllocMode = alloc.Optimal

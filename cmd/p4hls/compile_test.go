@@ -50,6 +50,11 @@ func TestCompile(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "2 stages") {
 		t.Errorf("menshen: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// No work budget: the same mapping (sampling's has one plan).
+	code, stdout, stderr = runCLI("compile", "--target", "banzai", "--alu", "if_else_raw", "--exhaustive", "-o", t.TempDir(), filepath.Join(corpus, "ok/sampling.p4"))
+	if code != exitOK || !strings.Contains(stdout, "2 stages") {
+		t.Errorf("--exhaustive: exit %d\n%s%s", code, stdout, stderr)
+	}
 }
 
 func TestCompileFailures(t *testing.T) {
