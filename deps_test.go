@@ -1,44 +1,55 @@
 package p4hls_test
 
 import (
+	"bufio"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/p4hls/p4hls/"
 
-// allowed lists, for each package of the module, the module packages it may
-// import directly. It encodes DESIGN.md's rule that imports flow down the
-// layout table; a new package must be added here, with its place.
-var allowed = map[string][]string{
-	"diag":                      {},
-	"ir":                        {"diag"},
-	"frontend/parser":           {},
-	"frontend/cpp":              {"diag"},
-	"frontend":                  {"diag", "ir", "frontend/cpp", "frontend/parser"},
-	"interp":                    {"diag", "ir"},
-	"solver/z3":                 {},
-	"solver/milp":               {},
-	"synth/grammar":             {"diag", "solver/z3"},
-	"synth/grammar/grammartest": {"solver/z3", "synth/grammar"},
-	"target":                    {"synth/grammar"},
-	"tofino":                    {"synth/grammar", "target"},
-	"menshen":                   {"synth/grammar", "target"},
-	"backends":                  {"alloc", "diag", "ir", "synth", "transform"},
-	"tofino/tna":                {"backends", "diag", "ir", "synth", "synth/grammar", "transform"},
-	"menshen/lower":             {"backends", "diag", "interp", "ir", "menshen", "synth", "synth/grammar", "transform"},
-	"backends/banzai":           {"synth/grammar", "target"},
-	"transform":                 {"diag", "ir", "solver/z3"},
-	"synth":                     {"diag", "ir", "solver/z3", "synth/grammar"},
-	"alloc":                     {"solver/milp", "solver/z3", "target"},
-	"pipeline":                  {"interp", "ir", "synth"},
-	"internal/corpus":           {"diag", "frontend", "ir"},
-	"driver":                    {"alloc", "backends/banzai", "diag", "frontend", "interp", "ir", "backends", "menshen", "menshen/lower", "pipeline", "tofino/tna", "synth", "synth/grammar", "target", "tofino", "transform"},
-	"cmd/p4hls":                 {"alloc", "diag", "ir", "frontend", "interp", "driver", "menshen", "menshen/lower", "synth", "transform"},
+// layers reads the layer of every package from docs/architecture.md's
+// list (the lines between the "layers" markers, "layer N: pkg pkg ...").
+func layers(t *testing.T) map[string]int {
+	f, err := os.Open("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]int{}
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "<!-- layers"):
+			in = true
+		case strings.HasPrefix(line, "<!-- end layers"):
+			in = false
+		case in && strings.HasPrefix(line, "layer "):
+			head, pkgs, _ := strings.Cut(strings.TrimPrefix(line, "layer "), ":")
+			n, err := strconv.Atoi(head)
+			if err != nil {
+				t.Fatalf("docs/architecture.md: %q: %v", line, err)
+			}
+			for _, p := range strings.Fields(pkgs) {
+				out[p] = n
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("docs/architecture.md lists no layers")
+	}
+	return out
 }
 
+// TestImportPolicy enforces docs/architecture.md's rule that imports flow
+// down the layers: a package imports only packages of lower layers.
 func TestImportPolicy(t *testing.T) {
+	layer := layers(t)
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}:{{join .Imports " "}}`, "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -49,9 +60,9 @@ func TestImportPolicy(t *testing.T) {
 			continue // this test's own package
 		}
 		pkg = strings.TrimPrefix(pkg, module)
-		rule, known := allowed[pkg]
+		l, known := layer[pkg]
 		if !known {
-			t.Errorf("package %s has no import rule; add it to allowed with its place in DESIGN.md's layout", pkg)
+			t.Errorf("package %s is in no layer; add it to docs/architecture.md's list", pkg)
 			continue
 		}
 		for _, imp := range strings.Fields(imports) {
@@ -59,18 +70,9 @@ func TestImportPolicy(t *testing.T) {
 				continue
 			}
 			imp = strings.TrimPrefix(imp, module)
-			if !contains(rule, imp) {
-				t.Errorf("%s imports %s, which its rule does not allow (imports flow down the layout)", pkg, imp)
+			if li, ok := layer[imp]; ok && li >= l {
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports flow down the layers", pkg, l, imp, li)
 			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -145,4 +145,19 @@ const (
 
 	// EmptyProgram: a source file with no declarations of its own.
 	EmptyProgram
+
+	// DoesNotFit: a valid program the target cannot hold: a construct its
+	// backend does not write, an action none of its ALUs implement, or a
+	// limit no placement meets (a compile's error, after the frontend).
+	DoesNotFit
+
+	// AnalysisBounded: phase 1's guard analysis reached its bound of solver
+	// queries, so past it dependencies and rewrites were decided
+	// conservatively (a note: the compile goes on).
+	AnalysisBounded
+
+	// RewriteRejected: phase 1 rewrote if statements into tables and the
+	// frontend rejected the result, a bug of p4hls; the program is
+	// compiled as written (a warning).
+	RewriteRejected
 )

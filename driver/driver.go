@@ -1,7 +1,8 @@
-// Package driver runs p4hls's phases for one compile request and reports
-// what they produced. Today it runs the frontend, resource transformation
-// and resource synthesis; allocation and the backends join as they land,
-// and their phases already have their place in the report.
+// Package driver runs p4hls's phases for one compile request: the
+// frontend, phase 1 (transform), phase 2 (synth), phase 3 (alloc and
+// alloc/placement) and the backend of the target the request names,
+// found in a registry; and it reports what each produced, failures
+// included. It orchestrates: the work is in the phases' packages.
 package driver
 
 import (
@@ -12,17 +13,14 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/alloc"
-	"github.com/p4hls/p4hls/backends/banzai"
+	"github.com/p4hls/p4hls/alloc/placement"
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
-	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
-	"github.com/p4hls/p4hls/menshen"
 	"github.com/p4hls/p4hls/pipeline"
 	"github.com/p4hls/p4hls/synth"
-	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
-	"github.com/p4hls/p4hls/tofino"
 	"github.com/p4hls/p4hls/transform"
 )
 
@@ -31,18 +29,23 @@ type Request struct {
 	File     string
 	Source   []byte
 	Frontend frontend.Options
-	// Target is "banzai", "menshen" or "tofino"; ALU names Banzai's
-	// stateful atom.
+	// Targets is the registry Target is looked up in (nil: Registry()).
+	Targets *backends.Registry
+	// Target names the target; ALU one of its stateful grammars ("" for
+	// the target's default); Options are the target's own options.
 	Target, ALU string
+	Options     backends.Options
 	Synth       synth.Options
 	// NoPreprocess synthesizes the actions as written, without constant
 	// folding and simplification (the ablation of CaT's Table 4).
 	NoPreprocess bool
 	// VerifyPackets, when not 0, runs each synthesized action in the
-	// pipeline model against the interpreter on that many random packets.
+	// pipeline model against the interpreter on that many random packets,
+	// then the target's own check of its output, when it has one.
 	VerifyPackets int
-	// NoTransform skips phase 1's rewrites (the analysis still reports).
-	NoTransform bool
+	// NoTransform skips phase 1's rewrites (the analysis still reports);
+	// EmitTransformed adds the program after phase 1 to the artifacts.
+	NoTransform, EmitTransformed bool
 	// Solver names the allocation solver ("" for the default);
 	// AllocMode asks for an optimal or any feasible placement.
 	Solver    string
@@ -55,34 +58,39 @@ type Request struct {
 // Progress receives a line per step of long work.
 type Progress func(phase, detail string)
 
-// Result is what a compile produced.
+// TransformedFile is the artifact holding the program after phase 1.
+const TransformedFile = "transformed.p4"
+
+// Result is what a compile produced, as far as it went.
 type Result struct {
+	// Target is the target compiled for, with the request's limits and
+	// ALU (nil when the request names none).
+	Target  *target.Target
 	Program *ir.Program
 	// Transformed is the main file after phase 1 (the source when nothing
-	// was rewritten), and TransformedProgram its IR.
+	// was rewritten), TransformedProgram its IR and Analysis phase 1's
+	// analysis of it.
 	Transformed        []byte
 	TransformedProgram *ir.Program
-	// Allocation is phase 3's problem and Placement its solution.
-	Allocation *alloc.Problem
-	Placement  *alloc.Solution
-	Graphs     []*synth.Graph
-	// TNA is the Tofino backend's output, a TNA P4 program (target
-	// tofino only).
-	TNA string
-	// Menshen is the Menshen backend's output (target menshen only).
-	Menshen     *MenshenOutput
+	Analysis           *transform.Analysis
+	// Graphs are the synthesized actions; Placement phase 3's problem and
+	// solution; Compiled what the backend was given.
+	Graphs    []*synth.Graph
+	Placement *placement.Placement
+	Compiled  *backends.Compiled
+	// Artifacts are the files the compile produced, the backend's last.
+	Artifacts   []backends.Artifact
 	Report      Report
 	Diagnostics diag.List
 	// Source maps file names to their text, for printing diagnostics.
 	Source func(file string) []byte
-	// analysis is phase 1's analysis of TransformedProgram.
-	analysis *transform.Analysis
 }
 
 // ErrProgram says the program has errors (in Result.Diagnostics).
 var ErrProgram = errors.New("the program has errors")
 
-// ErrRequest marks a request that names no valid target or ALU.
+// ErrRequest marks a request that names no valid target, ALU, option or
+// solver.
 var ErrRequest = errors.New("bad request")
 
 // DoesNotFitError says the program cannot be mapped onto the target.
@@ -91,184 +99,102 @@ type DoesNotFitError struct{ Err error }
 func (e *DoesNotFitError) Error() string { return e.Err.Error() }
 func (e *DoesNotFitError) Unwrap() error { return e.Err }
 
-// Compile runs the phases. Errors are ErrProgram, a *DoesNotFitError, a
-// context error wrapped with the action it interrupted, or internal.
-func Compile(ctx context.Context, req Request, progress Progress) (*Result, error) {
-	res, b, err := begin(ctx, req, progress)
+// Compile runs the phases and the backend. Errors are ErrRequest,
+// ErrProgram, a *DoesNotFitError, a context error wrapped with the phase
+// it interrupted, or internal. The result is never nil: its report says
+// how far the compile went and why it stopped, and its diagnostics hold
+// the errors that have a place in the program.
+func Compile(ctx context.Context, req Request, progress Progress) (res *Result, err error) {
+	res, c, err := begin(ctx, req, progress)
+	defer func() { res.finish(req, err) }()
 	if err != nil {
 		return res, err
 	}
-	progress = b.progress
-
 	// Synthesis reads the program as written: phase 1 rewrites apply
 	// blocks and never an action, so the actions are the same, and their
 	// spans point into the user's file.
-	start := time.Now()
-	err = synthesize(ctx, req, res, b.stateful, b.stateless, progress)
-	res.Report.Phases["synth"] = time.Since(start).Seconds()
-	if err != nil {
+	if err := c.phase("synth", "", func() error { return c.synthesize(ctx) }); err != nil {
 		return res, err
 	}
-	pl, err := allocPhase(ctx, req, res, b.target, progress)
-	if err != nil {
+	if err := c.phase("alloc", "", func() error { return c.allocate(ctx) }); err != nil {
 		return res, err
 	}
-	res.Allocation, res.Placement = pl.problem, pl.sol
 	if req.VerifyPackets > 0 {
-		progress("verify", fmt.Sprintf("%d packets", req.VerifyPackets))
-		if err := verify(res.Program, res.Graphs, pl, req.VerifyPackets); err != nil {
+		detail := fmt.Sprintf("%d packets", req.VerifyPackets)
+		if err := c.phase("verify", detail, c.verifyPlacement); err != nil {
 			return res, err
 		}
 	}
-	if req.Target == "tofino" {
-		return res, tofinoBackend(ctx, res, req.File, progress)
-	}
-	if req.Target != "menshen" {
-		return res, nil
-	}
-	if err := menshenBackend(res, progress); err != nil {
-		return res, err
-	}
-	if req.VerifyPackets > 0 {
-		progress("verify", fmt.Sprintf("%d frames on the Menshen model", req.VerifyPackets))
-		d, err := VerifyMenshen(res, req.VerifyPackets, 1)
-		if err != nil {
-			return res, fmt.Errorf("verifying on the Menshen model: %w", err)
-		}
-		if d != nil {
-			return res, fmt.Errorf("internal error: the Menshen configuration disagrees with the program: %v\n%s", d, d.STF(res.TransformedProgram))
-		}
-	}
-	return res, nil
+	return res, c.phase("backend", c.target.Name, func() error { return c.emit(ctx) })
 }
 
 // Transform runs the frontend and phase 1 only, for the target's stage
 // limits (`p4hls bench transform`).
 func Transform(ctx context.Context, req Request, progress Progress) (*Result, error) {
 	res, _, err := begin(ctx, req, progress)
+	res.finish(req, err)
 	return res, err
 }
 
-// started is what begin found: the target, its ALUs, and the progress
-// callback to use.
-type started struct {
-	target              *target.Target
-	stateful, stateless *grammar.Grammar
-	progress            Progress
-}
-
-// begin is how every compile starts: check the request's target, load
-// the program, run phase 1.
-func begin(ctx context.Context, req Request, progress Progress) (*Result, *started, error) {
+// begin is how every compile starts: check the request, load the
+// program, run phase 1.
+func begin(ctx context.Context, req Request, progress Progress) (*Result, *compile, error) {
 	if progress == nil {
 		progress = func(string, string) {}
 	}
 	res := &Result{Report: newReport(req)}
-	tg, stateful, stateless, err := grammars(req.Target, req.ALU)
-	if err != nil {
-		return res, nil, fmt.Errorf("%w: %w", ErrRequest, err)
+	c := &compile{req: req, res: res, progress: progress}
+	if err := c.choose(); err != nil {
+		return res, c, fmt.Errorf("%w: %w", ErrRequest, err)
 	}
-	if tg, err = withLimits(tg, req); err != nil {
-		return res, nil, fmt.Errorf("%w: %w", ErrRequest, err)
-	}
-	res.Report.ALU = stateful.Name
-	prog, err := frontendPhase(ctx, req, res, progress)
+	err := c.phase("frontend", req.File, func() error { return c.load(ctx) })
 	if err == nil {
-		err = transformPhase(ctx, req, res, prog, tg.Limits.TablesPerStage, progress)
+		err = c.phase("transform", req.File, func() error { return c.transform(ctx) })
 	}
-	return res, &started{target: tg, stateful: stateful, stateless: stateless, progress: progress}, err
+	return res, c, err
 }
 
-// withLimits returns the target with the request's limits in place of
-// its own.
-func withLimits(tg *target.Target, req Request) (*target.Target, error) {
-	t := *tg
-	for _, o := range []struct {
-		name string
-		v    int
-		dst  *int
-	}{
-		{"stages", req.Stages, &t.Limits.Stages},
-		{"ALUs per stage", req.ALUsPerStage, &t.Limits.ALUsPerStage},
-		{"tables per stage", req.TablesPerStage, &t.Limits.TablesPerStage},
-		{"entries per table", req.EntriesPerTable, &t.Limits.EntriesPerTable},
-	} {
-		switch {
-		case o.v < 0:
-			return nil, fmt.Errorf("%s: %d is not a count", o.name, o.v)
-		case o.v > 0:
-			*o.dst = o.v
-		}
+// phase runs one phase, timing it and telling progress.
+func (c *compile) phase(name, detail string, run func() error) error {
+	if detail != "" {
+		c.progress(name, detail)
 	}
-	if req.ALUsPerStage > 0 && t.Limits.StatefulALUsPerStage > req.ALUsPerStage {
-		t.Limits.StatefulALUsPerStage = req.ALUsPerStage
-	}
-	return &t, nil
-}
-
-// frontendPhase loads the program; it is nil (with ErrProgram) when the
-// program has errors.
-func frontendPhase(ctx context.Context, req Request, res *Result, progress Progress) (*ir.Program, error) {
+	c.res.Report.Reached = append(c.res.Report.Reached, name)
 	start := time.Now()
-	progress("frontend", req.File)
+	err := run()
+	c.res.Report.Phases[name] += time.Since(start).Seconds()
+	return err
+}
+
+// load runs the frontend; the result has no program (and the error is
+// ErrProgram) when the program has errors.
+func (c *compile) load(ctx context.Context) error {
+	req, res := c.req, c.res
 	prog, source, err := frontend.Load(ctx, req.File, req.Source, req.Frontend, &res.Diagnostics)
-	res.Report.Phases["frontend"] = time.Since(start).Seconds()
 	if source != nil {
 		res.Source = source.FileText
 	}
-	res.Report.Diagnostics = diagnosticLines(&res.Diagnostics)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if prog == nil {
-		return nil, ErrProgram
+		return ErrProgram
 	}
 	res.Program = prog
-	return prog, nil
-}
-
-// grammars returns the target and its stateful and stateless ALUs.
-func grammars(name, alu string) (tg *target.Target, stateful, stateless *grammar.Grammar, err error) {
-	switch name {
-	case "banzai":
-		if alu == "" {
-			return nil, nil, nil, fmt.Errorf("target banzai needs --alu, one of %v", banzai.Atoms)
-		}
-		if tg, err = banzai.Target(alu); err != nil {
-			return nil, nil, nil, err
-		}
-	case "tofino":
-		if alu != "" && alu != "stateful" {
-			return nil, nil, nil, fmt.Errorf("target tofino has one stateful ALU; --alu %s does not name it", alu)
-		}
-		tg, alu = tofino.Target(), "stateful"
-	case "menshen":
-		if alu != "" && alu != "if_else" {
-			return nil, nil, nil, fmt.Errorf("target menshen has one stateful ALU, if_else; --alu %s does not name it", alu)
-		}
-		tg, alu = menshen.Target(), "if_else"
-	default:
-		return nil, nil, nil, fmt.Errorf("unknown target %q (targets: banzai, menshen, tofino)", name)
-	}
-	if stateful, err = tg.Grammar(alu); err != nil {
-		return nil, nil, nil, err
-	}
-	if stateless, err = tg.Grammar("stateless"); err != nil {
-		return nil, nil, nil, err
-	}
-	return tg, stateful, stateless, nil
+	return nil
 }
 
 // synthesize maps every action with an @atomic block.
-func synthesize(ctx context.Context, req Request, res *Result, stateful, stateless *grammar.Grammar, progress Progress) error {
+func (c *compile) synthesize(ctx context.Context) error {
+	res := c.res
 	for _, a := range res.Program.AtomicActions() {
-		progress("synth", "action "+a.Name)
+		c.progress("synth", "action "+a.Name)
 		start := time.Now()
-		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: req.NoPreprocess})
+		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: c.req.NoPreprocess})
 		if err != nil {
 			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, err)}
 		}
-		g, stats, err := synth.Synthesize(ctx, tx, stateful, stateless, req.Synth)
+		g, stats, err := synth.Synthesize(ctx, tx, c.stateful, c.stateless, c.req.Synth)
 		res.Report.SolverQueries += stats.Queries
 		res.Report.CacheHits += stats.CacheHits
 		var u *synth.UnsupportedError
@@ -279,7 +205,7 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
 		}
 		// Every graph is proven against its action before it is used.
-		if err := synth.Prove(ctx, tx, g, cmp.Or(req.Synth.Width, synth.DefaultWidth)); err != nil {
+		if err := synth.Prove(ctx, tx, g, c.width()); err != nil {
 			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
 		}
 		res.Graphs = append(res.Graphs, g)
@@ -288,23 +214,130 @@ func synthesize(ctx context.Context, req Request, res *Result, stateful, statele
 	return nil
 }
 
-// verify runs the program with every synthesized action replaced by its
-// graph, each ALU in the stage allocation gave it, against the
-// interpreter, with register state carried across packets.
-func verify(prog *ir.Program, graphs []*synth.Graph, pl *placement, packets int) error {
+// width is the ALUs' word width.
+func (c *compile) width() int { return cmp.Or(c.req.Synth.Width, synth.DefaultWidth) }
+
+// allocate places the tables of the transformed program and the ALUs of
+// its actions in stages.
+func (c *compile) allocate(ctx context.Context) error {
+	res := c.res
+	graphs := map[string]*synth.Graph{}
+	for _, g := range res.Graphs {
+		graphs[g.Action.Name] = g
+	}
+	pl := placement.Build(res.Analysis, graphs, c.target.Limits)
+	c.progress("alloc", fmt.Sprintf("%d tables, %s, %s", len(pl.Problem.Tables), c.solver.Name(), c.req.AllocMode))
+	err := pl.Solve(ctx, c.solver, c.req.AllocMode)
+	var inf *alloc.InfeasibleError
+	switch {
+	case errors.As(err, &inf):
+		return &DoesNotFitError{errors.New(inf.Why)}
+	case err != nil:
+		return err
+	}
+	res.Placement = pl
+	sol := pl.Solution
+	res.Report.Stages, res.Report.PerStage = sol.Stages, pl.Usage()
+	res.Report.Alloc = &AllocReport{Solver: sol.Solver, Mode: sol.Mode.String(), Proven: sol.Proven,
+		Seconds: sol.Time.Seconds(), Tables: len(pl.Problem.Tables)}
+	return nil
+}
+
+// verifyPlacement runs the program with every synthesized action
+// replaced by its graph, each ALU in the stage allocation gave it,
+// against the interpreter, with register state carried across packets.
+func (c *compile) verifyPlacement() error {
+	res := c.res
 	var placed []pipeline.Placed
-	for _, g := range graphs {
-		placed = append(placed, pl.placed(g))
+	for _, g := range res.Graphs {
+		p := pipeline.AtDepths(g) // an action no table runs, on its own
+		if stages := res.Placement.Stages(g); stages != nil {
+			p.Stages = stages
+		}
+		placed = append(placed, p)
 	}
-	model := func() (interp.Target, error) { return pipeline.New(prog, placed, 32, interp.Options{}) }
-	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
-	c := interp.NewGenerator(prog, 1).Case(packets, 2, 2)
-	d, err := interp.Diff(ref, model, c, interp.RegisterCells(prog))
-	if err != nil {
+	d, err := pipeline.Verify(res.Program, placed, c.width(), c.req.VerifyPackets)
+	switch {
+	case err != nil:
 		return fmt.Errorf("verifying: %w", err)
-	}
-	if d != nil {
-		return fmt.Errorf("internal error: the synthesized ALUs disagree with the program: %v\n%s", d, d.STF(prog))
+	case d != nil:
+		return fmt.Errorf("internal error: the synthesized ALUs disagree with the program: %v\n%s", d, d.STF(res.Program))
 	}
 	return nil
+}
+
+// emit runs the target's backend, then its own check of its output when
+// the request asks for verification.
+func (c *compile) emit(ctx context.Context) error {
+	res := c.res
+	compiled, err := c.compiled()
+	if err != nil {
+		return err
+	}
+	res.Compiled = compiled
+	out, err := c.backend.Emit(ctx, compiled, c.req.Options)
+	if err != nil {
+		return backendError(ctx, c.target.Name, err)
+	}
+	res.Artifacts = append(res.Artifacts, out.Artifacts...)
+	res.Report.Backend = out.Report
+	if out.Usage != nil {
+		res.Report.Stages, res.Report.PerStage = len(out.Usage), out.Usage
+	}
+	v, ok := c.backend.(backends.Verifier)
+	if c.req.VerifyPackets == 0 || !ok {
+		return nil
+	}
+	c.progress("verify", fmt.Sprintf("%d packets on the %s output", c.req.VerifyPackets, c.target.Name))
+	start := time.Now()
+	defer func() { res.Report.Phases["verify"] += time.Since(start).Seconds() }()
+	if err := v.Verify(ctx, compiled, out, c.req.Options, c.req.VerifyPackets); err != nil {
+		return backendError(ctx, c.target.Name, err)
+	}
+	return nil
+}
+
+// backendError sorts a backend's error: p4hls's own bugs and
+// interruptions stay what they are; anything else is a program the
+// target cannot hold.
+func backendError(ctx context.Context, target string, err error) error {
+	var be *backends.Error
+	switch {
+	case errors.Is(err, backends.ErrInternal):
+		return fmt.Errorf("%s: %w", target, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s backend: %w", target, ctx.Err())
+	case errors.As(err, &be):
+		return &DoesNotFitError{err}
+	}
+	return &DoesNotFitError{fmt.Errorf("%s: %w", target, err)}
+}
+
+// compiled is what the backend takes: the program after phase 1, and for
+// a v1model program the graphs of its ingress and egress controls with
+// their places among allocation's tables.
+func (c *compile) compiled() (*backends.Compiled, error) {
+	res, req := c.res, c.req
+	out := &backends.Compiled{Target: c.target, Program: res.TransformedProgram, Graphs: res.Graphs,
+		Problem: res.Placement.Problem, Placement: res.Placement.Solution, Usage: res.Report.PerStage,
+		Source: backends.Source{File: req.File, Text: req.Source, IncludeDirs: req.Frontend.IncludeDirs,
+			Defines: req.Frontend.Defines, NoTransform: req.NoTransform, Solver: req.Solver, AllocMode: req.AllocMode}}
+	prog := out.Program
+	if prog.Arch != ir.V1Model {
+		return out, nil
+	}
+	base := 0
+	for _, cg := range res.Analysis.Controls {
+		switch cg.Control {
+		case prog.Pipeline[ir.V1Ingress].Control:
+			out.Ingress, out.Base = cg, base
+		case prog.Pipeline[ir.V1Egress].Control:
+			out.Egress, out.EgressBase = cg, base
+		}
+		base += len(cg.Nodes)
+	}
+	if out.Ingress == nil {
+		return nil, fmt.Errorf("internal error: phase 1 has no graph of the ingress control")
+	}
+	return out, nil
 }

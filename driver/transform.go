@@ -3,11 +3,10 @@ package driver
 import (
 	"context"
 	"fmt"
-	"time"
 
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
-	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/transform"
 )
 
@@ -40,16 +39,14 @@ type KeptReport struct {
 	Reason string `json:"reason"`
 }
 
-// transformPhase runs phase 1: it analyzes prog, rewrites its if-else
+// transform runs phase 1: it analyzes the program, rewrites its if-else
 // chains into tables, checks the rewritten text with the frontend, and
 // analyzes that too. It fills res.Transformed, the report, and the
 // analysis of the program later phases use (allocation reads its table
 // dependency graph).
-func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Program, tablesPerStage int, progress Progress) error {
-	start := time.Now()
-	defer func() { res.Report.Phases["transform"] = time.Since(start).Seconds() }()
-	progress("transform", req.File)
-	opts := transform.Options{TablesPerStage: tablesPerStage}
+func (c *compile) transform(ctx context.Context) error {
+	req, res, prog := c.req, c.res, c.res.Program
+	opts := transform.Options{TablesPerStage: c.target.Limits.TablesPerStage}
 	before, err := transform.Analyze(ctx, prog, opts)
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)
@@ -57,7 +54,8 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 	tr := &TransformReport{Before: before.Summary, After: before.Summary, Rewrites: []RewriteReport{}, Kept: []KeptReport{},
 		SolverQueries: before.Queries}
 	res.Report.Transform = tr
-	res.Transformed, res.TransformedProgram, res.analysis = req.Source, prog, before
+	res.Transformed, res.TransformedProgram, res.Analysis = req.Source, prog, before
+	defer c.addTransformed()
 	if req.NoTransform {
 		return nil
 	}
@@ -66,9 +64,10 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 		return fmt.Errorf("transform: %w", err)
 	}
 	tr.SolverQueries += out.Queries
+	file := diag.Span{File: req.File}
 	if before.GuardsExhausted || out.GuardsExhausted {
-		res.Report.Diagnostics = append(res.Report.Diagnostics, fmt.Sprintf(
-			"%s: note: the guard analysis reached its bound of solver queries; past it, dependencies and rewrites were decided conservatively", req.File))
+		res.Diagnostics.Add(diag.Diagnostic{Span: file, Severity: diag.Note, Code: diag.AnalysisBounded,
+			Msg: "the guard analysis reached its bound of solver queries; past it, dependencies and rewrites were decided conservatively"})
 	}
 	for _, k := range out.Kept {
 		tr.Kept = append(tr.Kept, KeptReport{At: k.Span.String(), Reason: k.Reason})
@@ -86,9 +85,8 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 	if next == nil {
 		// A rewrite the frontend rejects is a p4hls bug; the program as
 		// written still compiles, so say so and go on without it.
-		res.Report.Diagnostics = append(res.Report.Diagnostics, fmt.Sprintf(
-			"%s: warning: p4hls's rewrite of if statements into tables made a program that does not check, so it is not used (please report this): %s",
-			req.File, firstError(&d)))
+		res.Diagnostics.Warnf(file, diag.RewriteRejected,
+			"p4hls's rewrite of if statements into tables made a program that does not check, so it is not used (please report this): %s", d.Error())
 		return nil
 	}
 	after, err := transform.Analyze(ctx, next, opts)
@@ -100,13 +98,14 @@ func transformPhase(ctx context.Context, req Request, res *Result, prog *ir.Prog
 		tr.Rewrites = append(tr.Rewrites, RewriteReport{Control: rw.Control, Table: rw.Table, At: rw.Span.String(),
 			Keys: rw.Keys, Entries: rw.Entries, Gateways: rw.Gateways})
 	}
-	res.Transformed, res.TransformedProgram, res.analysis = out.Source, next, after
+	res.Transformed, res.TransformedProgram, res.Analysis = out.Source, next, after
 	return nil
 }
 
-func firstError(d *diag.List) string {
-	for _, item := range d.Items() {
-		return item.String()
+// addTransformed adds the program after phase 1 to the artifacts, when
+// the request asks for it.
+func (c *compile) addTransformed() {
+	if c.req.EmitTransformed {
+		c.res.Artifacts = append(c.res.Artifacts, backends.Artifact{Name: TransformedFile, MediaType: "text/x-p4", Data: c.res.Transformed})
 	}
-	return "no diagnostic"
 }

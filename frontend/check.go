@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // Checked is a program that parsed and passed name and type checking, with
@@ -35,7 +36,7 @@ type Checked struct {
 	Globals *Scope
 }
 
-// Arch returns "v1model" when the main instance is a V1Switch, "tna"
+// Arch returns ir.V1Model when the main instance is a V1Switch, ir.TNA
 // when it is a Switch (Tofino's), else "".
 func (c *Checked) Arch() string {
 	if c.Main == nil {
@@ -44,9 +45,9 @@ func (c *Checked) Arch() string {
 	if t, ok := c.TypeOf[c.Main.Type].(*ObjectType); ok {
 		switch t.Name {
 		case "V1Switch":
-			return "v1model"
+			return ir.V1Model
 		case "Switch":
-			return "tna"
+			return ir.TNA
 		}
 	}
 	return ""

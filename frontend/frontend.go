@@ -69,7 +69,7 @@ func CheckProgram(ctx context.Context, file string, src []byte, opts Options, d 
 	if err != nil || checked == nil {
 		return source, err
 	}
-	if checked.Arch() == "v1model" {
+	if checked.Arch() == ir.V1Model {
 		Lower(checked, d)
 	}
 	return source, nil

@@ -23,7 +23,7 @@ type Generator struct {
 func NewGenerator(prog *ir.Program, seed int64) *Generator {
 	g := &Generator{prog: prog, rng: rand.New(rand.NewSource(seed)), MaxPayload: 16}
 	if len(prog.Pipeline) > 0 {
-		g.parser = prog.Pipeline[0].Parser
+		g.parser = prog.Pipeline[ir.V1Parser].Parser
 	}
 	return g
 }

@@ -171,7 +171,7 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 	sw.errPacketTooShort = sw.errorIndex("PacketTooShort")
 	sw.errStackOutOfBounds = sw.errorIndex("StackOutOfBounds")
 	sw.errParserTimeout = sw.errorIndex("ParserTimeout")
-	if prog.Arch != "v1model" && prog.Arch != "tna" || len(prog.Pipeline) != 6 || prog.Pipeline[0].Parser == nil {
+	if prog.Arch != ir.V1Model && prog.Arch != ir.TNA || len(prog.Pipeline) != ir.V1Blocks || prog.Pipeline[0].Parser == nil {
 		return nil, fmt.Errorf("interp: the program is neither a v1model program (a V1Switch main instance) nor a TNA one: %w", ErrUnsupported)
 	}
 	for _, inst := range prog.Instances {
@@ -192,7 +192,7 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 			sw.addInstance(inst)
 		}
 	}
-	if prog.Arch == "tna" {
+	if prog.Arch == ir.TNA {
 		t, err := newTNA(sw, prog)
 		if err != nil {
 			return nil, err
@@ -204,7 +204,7 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 		sw.installDefaults()
 		return sw, nil
 	}
-	p := prog.Pipeline[0].Parser
+	p := prog.Pipeline[ir.V1Parser].Parser
 	if len(p.Params) != 4 {
 		return nil, fmt.Errorf("interp: parser %s has %d parameters, v1model needs 4: %w", p.Name, len(p.Params), ErrUnsupported)
 	}
@@ -215,7 +215,7 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 	}
 	sw.stdType = std
 	sw.parser = sw.compileParser(p)
-	for _, b := range prog.Pipeline[1:] {
+	for _, b := range prog.Pipeline[ir.V1Parser+1:] {
 		if b.Control == nil {
 			return nil, fmt.Errorf("interp: v1model block %s is not a control: %w", b.Param, ErrUnsupported)
 		}

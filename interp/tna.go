@@ -37,26 +37,27 @@ const portMetadataBytes = 8
 
 func newTNA(sw *Switch, prog *ir.Program) (*tnaPipe, error) {
 	b := prog.Pipeline
-	if len(b) != 6 || b[0].Parser == nil || b[1].Control == nil || b[2].Control == nil || b[3].Parser == nil || b[4].Control == nil || b[5].Control == nil {
+	if len(b) != ir.TNABlocks || b[ir.TNAIngressParser].Parser == nil || b[ir.TNAIngress].Control == nil || b[ir.TNAIngressDeparser].Control == nil ||
+		b[ir.TNAEgressParser].Parser == nil || b[ir.TNAEgress].Control == nil || b[ir.TNAEgressDeparser].Control == nil {
 		return nil, fmt.Errorf("interp: a TNA pipeline is a parser, a control, a deparser, for ingress and for egress: %w", ErrUnsupported)
 	}
-	for _, blk := range []*ir.PipeBlock{b[1], b[4]} {
+	for _, blk := range []*ir.PipeBlock{b[ir.TNAIngress], b[ir.TNAEgress]} {
 		if len(blk.Control.Params) != 6 {
 			return nil, fmt.Errorf("interp: control %s has %d parameters, TNA needs 6: %w", blk.Control.Name, len(blk.Control.Params), ErrUnsupported)
 		}
 	}
-	for _, blk := range []*ir.PipeBlock{b[0], b[3]} {
+	for _, blk := range []*ir.PipeBlock{b[ir.TNAIngressParser], b[ir.TNAEgressParser]} {
 		if len(blk.Parser.Params) != 4 {
 			return nil, fmt.Errorf("interp: parser %s has %d parameters, TNA's has 4: %w", blk.Parser.Name, len(blk.Parser.Params), ErrUnsupported)
 		}
 	}
 	st := func(v *ir.Var) *ir.Struct { s, _ := v.Type.(*ir.Struct); return s }
-	ig, eg := b[1].Control.Params, b[4].Control.Params
+	ig, eg := b[ir.TNAIngress].Control.Params, b[ir.TNAEgress].Control.Params
 	t := &tnaPipe{
-		igParser: sw.compileParser(b[0].Parser), ig: sw.compileControl(b[1].Control), igDeparser: sw.compileControl(b[2].Control),
-		egParser: sw.compileParser(b[3].Parser), eg: sw.compileControl(b[4].Control), egDeparser: sw.compileControl(b[5].Control),
-		igHdr: b[0].Parser.Params[1].Type, igMeta: b[0].Parser.Params[2].Type,
-		egHdr: b[3].Parser.Params[1].Type, egMeta: b[3].Parser.Params[2].Type,
+		igParser: sw.compileParser(b[ir.TNAIngressParser].Parser), ig: sw.compileControl(b[ir.TNAIngress].Control), igDeparser: sw.compileControl(b[ir.TNAIngressDeparser].Control),
+		egParser: sw.compileParser(b[ir.TNAEgressParser].Parser), eg: sw.compileControl(b[ir.TNAEgress].Control), egDeparser: sw.compileControl(b[ir.TNAEgressDeparser].Control),
+		igHdr: b[ir.TNAIngressParser].Parser.Params[1].Type, igMeta: b[ir.TNAIngressParser].Parser.Params[2].Type,
+		egHdr: b[ir.TNAEgressParser].Parser.Params[1].Type, egMeta: b[ir.TNAEgressParser].Parser.Params[2].Type,
 		igIntr: st(ig[2]), igPrsr: st(ig[3]), igDprsr: st(ig[4]), igTM: st(ig[5]),
 		egIntr: st(eg[2]), egPrsr: st(eg[3]), egDprsr: st(eg[4]), egOport: st(eg[5]),
 	}

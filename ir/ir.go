@@ -16,7 +16,7 @@ import (
 
 // Program is a whole P4 program.
 type Program struct {
-	// Arch is the architecture of the main package ("v1model"), or "" when
+	// Arch is the architecture of the main package (V1Model, TNA), or "" when
 	// the program has no main instance of a known architecture.
 	Arch string
 	// Types holds the named types (headers, structs, unions, enums) in
@@ -36,6 +36,36 @@ type Program struct {
 	// checksum, deparser).
 	Pipeline []*PipeBlock
 }
+
+// The architectures p4hls knows, as Program.Arch names them.
+const (
+	V1Model = "v1model" // a V1Switch main instance
+	TNA     = "tna"     // a Tofino Switch of one Pipeline
+)
+
+// The blocks of a v1model program, by their position in Program.Pipeline
+// (the V1Switch package's parameter order).
+const (
+	V1Parser = iota
+	V1VerifyChecksum
+	V1Ingress
+	V1Egress
+	V1ComputeChecksum
+	V1Deparser
+	V1Blocks // how many blocks a V1Switch has
+)
+
+// The blocks of a TNA program's Pipeline, by their position in
+// Program.Pipeline.
+const (
+	TNAIngressParser = iota
+	TNAIngress
+	TNAIngressDeparser
+	TNAEgressParser
+	TNAEgress
+	TNAEgressDeparser
+	TNABlocks // how many blocks a TNA Pipeline has
+)
 
 // PipeBlock is one block of the main package: a parser or a control, with the
 // name of the package parameter it is bound to (p, vr, ig, ...).

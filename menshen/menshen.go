@@ -5,6 +5,7 @@ package menshen
 
 import (
 	"embed"
+	"fmt"
 
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
@@ -15,27 +16,37 @@ var alus embed.FS
 
 var grammars = grammar.Embedded(alus, "alus")
 
-// Limits of the CaT fork of Menshen, from shared/targets/menshen/FORMAT.md
-// and ALUS.md §5.1: 6 stages; 8 match sub-units per stage, each a CAM of
-// 256 entries; 64 containers of 32 bits, each with its own ALU and its own
-// stateful word; containers pass between stages unchanged.
+// Sizes of the CaT fork of Menshen (docs/menshen-format.md): 6 stages; 8
+// match sub-units per stage, each a CAM of 256 entries; 64 containers of
+// 32 bits, each with its own ALU and its own stateful word; containers
+// pass between stages unchanged. The parser and deparser see a frame's
+// first 512 bytes.
+const (
+	Stages        = 6
+	SubUnits      = 8
+	Containers    = 64
+	ContainerBits = 32
+	CAMEntries    = 256
+	Window        = 512
+)
+
 var limits = target.Limits{
-	Stages:               6,
-	ALUsPerStage:         64,
-	StatefulALUsPerStage: 64,
+	Stages:               Stages,
+	ALUsPerStage:         Containers,
+	StatefulALUsPerStage: Containers,
 	HeaderALUs:           0,
-	TablesPerStage:       8,
-	EntriesPerTable:      256,
-	Containers:           64,
-	ContainerBits:        32,
-	WordBits:             32,
+	TablesPerStage:       SubUnits,
+	EntriesPerTable:      CAMEntries,
+	Containers:           Containers,
+	ContainerBits:        ContainerBits,
+	WordBits:             ContainerBits,
 }
 
 // Target returns the Menshen target.
 func Target() *target.Target {
 	return &target.Target{
 		Name:        "menshen",
-		Description: "the CaT fork of the Menshen FPGA pipeline (6 stages, 64 x 32-bit containers)",
+		Description: fmt.Sprintf("the CaT fork of the Menshen FPGA pipeline (%d stages, %d x %d-bit containers)", Stages, Containers, ContainerBits),
 		Limits:      limits,
 		Grammars:    grammars(),
 		Stateful:    "if_else",

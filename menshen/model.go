@@ -17,14 +17,14 @@ import (
 
 // Sizes of the fork (§A.1, §A.17).
 const (
-	numStages     = 6
-	numSubUnits   = 8
+	numStages     = Stages
+	numSubUnits   = SubUnits
 	numTenants    = 32
-	numContainers = 64
-	camEntries    = 256
+	numContainers = Containers
+	camEntries    = CAMEntries
 	parseActions  = 64
 	keySlots      = 8
-	window        = 512 // bytes of a frame the parser and deparser see
+	window        = Window // bytes of a frame the parser and deparser see
 )
 
 // parseAction is one 24-bit parser or deparser action (§A.5).

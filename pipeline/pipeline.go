@@ -208,3 +208,14 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+// Verify runs prog with every synthesized action replaced by its placed
+// graph (ALUs of width bits) against the interpreter, on packets random
+// packets with random entries, register state carried across packets. It
+// returns the divergence, minimized, or nil.
+func Verify(prog *ir.Program, placed []Placed, width, packets int) (*interp.Divergence, error) {
+	model := func() (interp.Target, error) { return New(prog, placed, width, interp.Options{}) }
+	ref := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
+	c := interp.NewGenerator(prog, 1).Case(packets, 2, 2)
+	return interp.Diff(ref, model, c, interp.RegisterCells(prog))
+}

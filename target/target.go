@@ -17,25 +17,25 @@ import (
 // means no ALU is reserved for carrying header fields across stages.
 type Limits struct {
 	// Stages is the number of match-action stages (N_S in CaT's Table 3).
-	Stages int
+	Stages int `json:"stages"`
 	// ALUsPerStage is the number of stateless ALUs (action slots) per
 	// stage (N_alu).
-	ALUsPerStage int
+	ALUsPerStage int `json:"alus_per_stage"`
 	// StatefulALUsPerStage is the number of stateful ALUs per stage.
-	StatefulALUsPerStage int
+	StatefulALUsPerStage int `json:"stateful_alus_per_stage"`
 	// HeaderALUs is the number of ALUs per stage reserved for carrying
 	// packet header fields (N_H).
-	HeaderALUs int
+	HeaderALUs int `json:"header_alus"`
 	// TablesPerStage is the number of logical tables per stage (N_table).
-	TablesPerStage int
+	TablesPerStage int `json:"tables_per_stage"`
 	// EntriesPerTable is the number of match entries a table may hold in
 	// one stage (N_entries).
-	EntriesPerTable int
+	EntriesPerTable int `json:"entries_per_table"`
 	// Containers and ContainerBits describe the packet header vector.
-	Containers    int
-	ContainerBits int
+	Containers    int `json:"containers"`
+	ContainerBits int `json:"container_bits"`
 	// WordBits is the width of the words the ALUs compute on.
-	WordBits int
+	WordBits int `json:"word_bits"`
 }
 
 // Validate reports the limits that are not set.

@@ -103,11 +103,11 @@ func analyzeControl(ctx context.Context, c *ir.Control, names *namer, gs *guards
 // the main package.
 func matchActionControls(prog *ir.Program) []*ir.Control {
 	var out []*ir.Control
-	for _, b := range prog.Pipeline {
+	for i, b := range prog.Pipeline {
 		if b.Control == nil {
 			continue
 		}
-		if prog.Arch == "v1model" && b.Param != "ig" && b.Param != "eg" {
+		if prog.Arch == ir.V1Model && i != ir.V1Ingress && i != ir.V1Egress {
 			continue
 		}
 		out = append(out, b.Control)

@@ -53,7 +53,7 @@ func Target(atom string) (*target.Target, error) {
 	}
 	return &target.Target{
 		Name:        "banzai",
-		Description: "the Banzai machine model of Domino and Chipmunk, with the " + atom + " stateful atom",
+		Description: "the Banzai machine model of Domino and Chipmunk: stages of stateless ALUs and one kind of stateful atom (--alu)",
 		Limits:      limits,
 		Grammars:    grammars(),
 		Stateful:    atom,

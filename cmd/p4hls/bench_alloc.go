@@ -68,7 +68,7 @@ func benchAlloc(ctx context.Context, corpus, jsonOut string, timeout time.Durati
 	}
 	const format = "%-52s %-7s %6s %14s %14s %14s %14s\n"
 	head := []any{"program", "target", "tables"}
-	for _, s := range driver.Solvers {
+	for _, s := range alloc.Solvers() {
 		head = append(head, s.Name()+" optimal", s.Name()+" feasible")
 	}
 	fmt.Fprintf(stdout, format, head...)
@@ -117,9 +117,9 @@ func allocOne(ctx context.Context, file, target, alu string, timeout time.Durati
 		r.Error = benchError(err)
 		return r
 	}
-	p := res.Allocation
+	p := res.Placement.Problem
 	r.Tables = len(p.Tables)
-	for _, s := range driver.Solvers {
+	for _, s := range alloc.Solvers() {
 		for _, mode := range []alloc.Mode{alloc.Optimal, alloc.Feasible} {
 			run := allocRun{Solver: s.Name(), Mode: mode.String()}
 			cctx, cancel := context.WithTimeout(ctx, timeout)
@@ -164,7 +164,7 @@ func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Du
 		fmt.Fprintf(stderr, "p4hls: the generated program: %v\n", err)
 		return exitUserErr
 	}
-	p, err := driver.Problem(res, "tofino")
+	p, err := driver.Problem(res)
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUserErr
@@ -187,7 +187,7 @@ func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Du
 		points = append(points, pt)
 		return pt
 	}
-	for _, s := range driver.Solvers {
+	for _, s := range alloc.Solvers() {
 		pt := solve(s, p, alloc.Optimal, "tofino", 0)
 		fmt.Fprintf(stdout, "  %-14s %s in %.2fs\n", pt.Mode, verdict(pt), pt.Seconds)
 	}
@@ -201,7 +201,7 @@ func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Du
 		{"tables per stage", []int{4, 6, 8, 10, 12, 14, 16, 20}, func(q *alloc.Problem, v int) { q.Limits.TablesPerStage = v }},
 	}
 	for _, sw := range sweeps {
-		def := driver.Solvers[0]
+		def := alloc.Solvers()[0]
 		fmt.Fprintf(stdout, "\n%-18s %-28s %-28s\n", sw.name, def.Name()+" optimal", def.Name()+" feasible")
 		prev, turn := false, 0
 		for _, v := range sw.values {

@@ -2,17 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/p4hls/p4hls/alloc"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/p4hls/p4hls/alloc"
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/synth"
@@ -21,22 +21,25 @@ import (
 // exitDoesNotFit is compile's status for a program the target cannot hold.
 const exitDoesNotFit = 2
 
-// runCompile implements `p4hls compile`: the phases that exist today
-// (frontend, synthesis), a per-action summary on stdout and
-// OUTDIR/report.json.
+// runCompile implements `p4hls compile`: the three phases and the
+// target's backend, a summary on stdout, and the artifacts and
+// report.json in OUTDIR (the report even when the compile fails).
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
+	registry := driver.Registry()
 	var req driver.Request
-	fs.StringVar(&req.Target, "target", "tofino", "the target: `tofino`, banzai or menshen")
-	fs.StringVar(&req.ALU, "alu", "", "Banzai's stateful atom (`NAME`: raw, pred_raw, if_else_raw, sub, nested_ifs, pair)")
+	fs.StringVar(&req.Target, "target", registry.Names()[0], "the target: `NAME`, one of "+strings.Join(registry.Names(), ", ")+" ('p4hls targets' lists them)")
+	fs.StringVar(&req.ALU, "alu", "", "the stateful ALU synthesis uses: `NAME`, one of the target's ("+aluHelp(registry)+"); default: the target's")
+	var targetOptions listFlag
+	fs.Var(&targetOptions, "option", "set the target's option `NAME=VALUE` (repeatable; 'p4hls targets' lists them)")
 	fs.BoolVar(&req.Synth.NoPredecessorPacking, "no-pred-pack", false, "do not pack a state variable's ALU with its predecessor's")
 	exhaustive := fs.Bool("exhaustive", false, "give every shallower stateful mapping all the time it takes, not a work budget: slower, and a deeper result then proves the shallower ones have no configuration")
 	fs.BoolVar(&req.NoPreprocess, "no-preprocess", false, "synthesize actions as written, without constant folding and simplification")
-	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs against the interpreter on `N` random packets")
+	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs, and the target's output where it has a model, against the interpreter on `N` random packets")
 	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
-	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `z3` (the default) or cbc")
+	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `NAME`, "+solverHelp())
 	allocMode := fs.String("alloc", "optimal", "allocation: `optimal` (fewest stages) or feasible (the first placement found)")
 	fs.StringVar(allocMode, "mode", "optimal", "the same as --alloc: `optimal` or feasible")
 	fs.IntVar(&req.Stages, "stages", 0, "the target has `N` stages (default: the target's)")
@@ -44,37 +47,25 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.IntVar(&req.TablesPerStage, "tables-per-stage", 0, "each stage holds `N` tables (default: the target's)")
 	fs.IntVar(&req.EntriesPerTable, "entries-per-table", 0, "a stage's table holds `N` entries (default: the target's)")
 	var emit listFlag
-	fs.Var(&emit, "emit", "also write `WHAT` to OUTDIR: transformed (the program after phase 1, as transformed.p4)")
-	out := fs.String("o", "out", "write the report to `OUTDIR`")
+	fs.Var(&emit, "emit", "also write `WHAT` to OUTDIR: transformed (the program after phase 1, as "+driver.TransformedFile+")")
+	out := fs.String("o", "out", "write the target's files and report.json to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--exhaustive] [--solver z3|cbc] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
+		fmt.Fprintln(stderr, "usage: p4hls compile [--target NAME] [--alu NAME] [--option NAME=VALUE]... [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--exhaustive] [--solver NAME] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
 		fs.PrintDefaults()
 	}
 	files, code, done := parseArgs(fs, args, 1)
 	if done {
 		return code
 	}
-	req.File = files[0]
-	req.Frontend = options()
+	req.File, req.Frontend, req.Targets = files[0], options(), registry
 	if *exhaustive {
 		req.Synth.AttemptBudget = -1 // synth.Options: negative, no bound
 	}
-	switch *allocMode {
-	case "optimal":
-		req.AllocMode = alloc.Optimal
-	case "feasible":
-		req.AllocMode = alloc.Feasible
-	default:
-		fmt.Fprintf(stderr, "p4hls: --mode %s: want optimal or feasible\n", *allocMode)
+	if err := setCompileOptions(&req, *allocMode, emit, targetOptions); err != nil {
+		fmt.Fprintf(stderr, "p4hls compile: %v\n", err)
 		return exitUsage
-	}
-	for _, what := range emit {
-		if what != "transformed" {
-			fmt.Fprintf(stderr, "p4hls: --emit %s: unknown artifact (known: transformed)\n", what)
-			return exitUsage
-		}
 	}
 	var err error
 	if req.Source, err = os.ReadFile(req.File); err != nil {
@@ -92,72 +83,99 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer cancel()
 	res, err := driver.Compile(ctx, req, progressPrinter(stderr))
 	endProgress(stderr)
-	if res.Source != nil {
-		diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
+	diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
+	code, failed := compileFailure(err, *timeout, stderr)
+	if werr := writeOutput(*out, res); werr != nil {
+		fmt.Fprintf(stderr, "p4hls: writing %s: %v\n", *out, werr)
+		return max(code, exitUserErr)
 	}
-	if code, failed := compileFailure(err, *timeout, stderr); failed {
+	if failed {
 		return code
 	}
 	printTransform(stdout, res.Report.Transform)
 	printActions(stdout, res.Report)
-	if err := writeReport(*out, res.Report); err != nil {
-		fmt.Fprintf(stderr, "p4hls: %v\n", err)
-		return exitUserErr
+	for _, a := range res.Artifacts {
+		fmt.Fprintf(stdout, "%s: %s\n", res.Report.Target, filepath.Join(*out, a.Name))
 	}
-	if len(emit) > 0 {
-		if err := os.WriteFile(filepath.Join(*out, "transformed.p4"), res.Transformed, 0o644); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-	}
-	if req.Target == "banzai" {
-		if err := writeBanzai(*out, res); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-		fmt.Fprintf(stdout, "banzai: the ALU pipeline in %s and %s\n", filepath.Join(*out, "pipeline.json"), filepath.Join(*out, "pipeline.dot"))
-	}
-	if res.TNA != "" {
-		if err := os.WriteFile(filepath.Join(*out, "tofino.p4"), []byte(res.TNA), 0o644); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-		fmt.Fprintf(stdout, "tofino: the TNA program in %s\n", filepath.Join(*out, "tofino.p4"))
-	}
-	if res.Menshen != nil {
-		if err := writeMenshen(*out, req, res); err != nil {
-			fmt.Fprintf(stderr, "p4hls: %v\n", err)
-			return exitUserErr
-		}
-		fmt.Fprintf(stdout, "menshen: %d configuration entries in %s and %s\n", len(res.Menshen.Lines),
-			filepath.Join(*out, "menshen.conf"), filepath.Join(*out, "menshen-config.pcap"))
-	}
-	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(*out, "report.json"))
+	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(*out, reportFile))
 	return exitOK
 }
 
-// compileFailure prints a failed compile's error and picks the exit status.
+// setCompileOptions sets the request's fields that flags give as text.
+func setCompileOptions(req *driver.Request, mode string, emit, options []string) error {
+	switch mode {
+	case "optimal":
+		req.AllocMode = alloc.Optimal
+	case "feasible":
+		req.AllocMode = alloc.Feasible
+	default:
+		return fmt.Errorf("--mode %s: want optimal or feasible", mode)
+	}
+	for _, what := range emit {
+		if what != "transformed" {
+			return fmt.Errorf("--emit %s: unknown artifact (known: transformed)", what)
+		}
+		req.EmitTransformed = true
+	}
+	for _, o := range options {
+		name, value, ok := strings.Cut(o, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("--option %s: want NAME=VALUE", o)
+		}
+		if req.Options == nil {
+			req.Options = backends.Options{}
+		}
+		req.Options[name] = value
+	}
+	return nil
+}
+
+// aluHelp lists each target's stateful ALUs, the default first.
+func aluHelp(r *backends.Registry) string {
+	var parts []string
+	for _, b := range r.Backends() {
+		tg := b.Target()
+		alus := []string{tg.Stateful}
+		for _, name := range backends.StatefulGrammars(b) {
+			if name != tg.Stateful {
+				alus = append(alus, name)
+			}
+		}
+		parts = append(parts, tg.Name+": "+strings.Join(alus, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// solverHelp lists the allocation solvers, the default first.
+func solverHelp() string {
+	var names []string
+	for i, s := range alloc.Solvers() {
+		if i == 0 {
+			names = append(names, s.Name()+" (the default)")
+			continue
+		}
+		names = append(names, s.Name())
+	}
+	return strings.Join(names, " or ")
+}
+
+// compileFailure prints a failed compile's error, when its diagnostics do
+// not already say it, and picks the exit status.
 func compileFailure(err error, timeout time.Duration, stderr io.Writer) (int, bool) {
-	var fit *driver.DoesNotFitError
-	var u *synth.UnsupportedError
-	switch {
-	case err == nil:
+	switch driver.StatusOf(err) {
+	case driver.StatusOK:
 		return exitOK, false
-	case errors.Is(err, driver.ErrProgram):
+	case driver.StatusProgram:
 		return exitUserErr, true
-	case errors.Is(err, driver.ErrRequest):
+	case driver.StatusBadRequest:
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUsage, true
-	case errors.As(err, &u):
-		fmt.Fprintf(stderr, "%s: error: %s\n", u.Span, u.Msg)
-		return exitDoesNotFit, true
-	case errors.As(err, &fit):
-		fmt.Fprintf(stderr, "p4hls: %v\n", err)
-		return exitDoesNotFit, true
-	case errors.Is(err, context.DeadlineExceeded):
+	case driver.StatusDoesNotFit:
+		return exitDoesNotFit, true // a diagnostic says why
+	case driver.StatusTimeout:
 		fmt.Fprintf(stderr, "p4hls: stopped after the %v time limit: %v\n", timeout, err)
 		return exitUserErr, true
-	case errors.Is(err, context.Canceled):
+	case driver.StatusInterrupted:
 		fmt.Fprintf(stderr, "p4hls: interrupted: %v\n", err)
 		return exitUserErr, true
 	}
@@ -201,29 +219,4 @@ func printActions(w io.Writer, r driver.Report) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", a.Name, a.StatefulALUs, a.StatelessALUs, a.Depth, a.Queries, a.CacheHits, a.Seconds)
 	}
 	tw.Flush()
-}
-
-// writeBanzai writes the resource graphs and their placement as JSON and
-// as a Graphviz drawing.
-func writeBanzai(dir string, res *driver.Result) error {
-	p := driver.Pipeline(res)
-	data, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pipeline.json"), append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "pipeline.dot"), []byte(p.Dot()), 0o644)
-}
-
-func writeReport(dir string, r driver.Report) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "report.json"), append(data, '\n'), 0o644)
 }

@@ -69,7 +69,12 @@ func TestCompileFailures(t *testing.T) {
 		{"unknown target", []string{"--target", "fpga", "ok/conga.p4"}, exitUsage, `unknown target "fpga"`},
 		{"menshen compares signed", []string{"--target", "menshen", "ok/blue_increase.p4"}, exitDoesNotFit,
 			"blue_increase.p4:22:5: error: action blue_increase: no configuration of ALU if_else computes"},
-		{"banzai without atom", []string{"--target", "banzai", "ok/conga.p4"}, exitUsage, "target banzai needs --alu"},
+		{"an ALU the target lacks", []string{"--target", "tofino", "--alu", "pair", "ok/conga.p4"}, exitUsage,
+			`target tofino has no stateful ALU "pair" (it has: stateful)`},
+		{"an option the target lacks", []string{"--target", "tofino", "--option", "tenant=2", "ok/conga.p4"}, exitUsage,
+			`target tofino takes no options; it was given "tenant"`},
+		{"a bad option", []string{"--target", "menshen", "--option", "tenant", "ok/conga.p4"}, exitUsage,
+			"--option tenant: want NAME=VALUE"},
 		{"time limit", []string{"--target", "banzai", "--alu", "pair", "--timeout", "1ms", "ok/conga.p4"}, exitUserErr,
 			"stopped after the 1ms time limit"},
 		{"bad program", []string{"--target", "banzai", "--alu", "pair", "bad/apply_in_action.p4"}, exitUserErr,
@@ -262,5 +267,105 @@ func checkBanzaiPipeline(t *testing.T, out string) {
 		if !strings.Contains(string(dot), want) {
 			t.Errorf("pipeline.dot has no %q:\n%s", want, dot)
 		}
+	}
+}
+
+// TestCompileReplacesItsFiles: a compile into a folder replaces what the
+// last compile there wrote: a failure leaves its report (with the
+// reason, the phases reached and the diagnostic's place) and none of the
+// earlier success's files; files of the user's stay.
+func TestCompileReplacesItsFiles(t *testing.T) {
+	out := t.TempDir()
+	mine := filepath.Join(out, "notes.txt")
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI("compile", "--target", "tofino", "-o", out, filepath.Join(corpus, "ok/sampling.p4")); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "tofino.p4")); err != nil {
+		t.Fatal(err)
+	}
+	// flowlet.p4 hashes into 8000 values: Tofino's hash unit has no modulo.
+	code, _, stderr := runCLI("compile", "--target", "tofino", "-o", out, filepath.Join(corpus, "ok/flowlet.p4"))
+	if code != exitDoesNotFit {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "tofino.p4")); !os.IsNotExist(err) {
+		t.Errorf("the earlier compile's tofino.p4 is still there (%v)", err)
+	}
+	if data, err := os.ReadFile(mine); err != nil || string(data) != "mine" {
+		t.Errorf("notes.txt: %q, %v", data, err)
+	}
+	var r struct {
+		Status, Error string
+		Reached       []string
+		Diagnostics   []struct {
+			File         string
+			Line, Column int
+			Code         string
+		}
+		Artifacts []any
+	}
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &r)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "does-not-fit" || !strings.Contains(r.Error, "a hash with base 0 and max 8000") || len(r.Artifacts) != 0 {
+		t.Errorf("report: status %q, error %q, %d artifacts", r.Status, r.Error, len(r.Artifacts))
+	}
+	if strings.Join(r.Reached, " ") != "frontend transform synth alloc backend" {
+		t.Errorf("reached %v", r.Reached)
+	}
+	if len(r.Diagnostics) != 1 || !strings.HasSuffix(r.Diagnostics[0].File, "flowlet.p4") || r.Diagnostics[0].Line == 0 || r.Diagnostics[0].Code != "DoesNotFit" {
+		t.Errorf("diagnostics %+v", r.Diagnostics)
+	}
+}
+
+// TestTargets: `p4hls targets` lists the registry, the default first,
+// with each target's limits (Tofino's 12 stages, CaT §4.3; Menshen's 6,
+// its RTL's) and ALUs.
+func TestTargets(t *testing.T) {
+	code, stdout, stderr := runCLI("targets", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var infos []struct {
+		Name    string
+		Default bool
+		Limits  struct{ Stages int }
+		ALUs    []struct{ Name, Kind string }
+		Options []struct{ Name, Default string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &infos); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		name   string
+		stages int
+		alu    string
+	}{{"tofino", 12, "stateful"}, {"menshen", 6, "if_else"}, {"banzai", 32, "pair"}}
+	if len(infos) != len(want) {
+		t.Fatalf("%d targets", len(infos))
+	}
+	for i, w := range want {
+		got := infos[i]
+		hasALU := false
+		for _, a := range got.ALUs {
+			hasALU = hasALU || a.Name == w.alu && a.Kind == "stateful"
+		}
+		if got.Name != w.name || got.Limits.Stages != w.stages || !hasALU || got.Default != (i == 0) {
+			t.Errorf("target %d: %+v, want %s with %d stages and ALU %s", i, got, w.name, w.stages, w.alu)
+		}
+	}
+	if o := infos[1].Options; len(o) != 1 || o[0].Name != "tenant" || o[0].Default != "1" {
+		t.Errorf("menshen's options: %+v", o)
+	}
+	code, stdout, _ = runCLI("targets")
+	if code != exitOK || !strings.Contains(stdout, "tofino (default)") || !strings.Contains(stdout, "--option tenant=VALUE") {
+		t.Errorf("exit %d\n%s", code, stdout)
 	}
 }

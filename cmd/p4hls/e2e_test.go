@@ -171,7 +171,8 @@ func checkReport(t *testing.T, name, dir, target string) int {
 		Phases        map[string]float64
 		SolverQueries *int `json:"solver_queries"`
 		CacheHits     *int `json:"cache_hits"`
-		Diagnostics   []string
+		Diagnostics   []map[string]any
+		Status        string
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Errorf("%s: report.json: %v", name, err)
@@ -184,8 +185,8 @@ func checkReport(t *testing.T, name, dir, target string) int {
 		t.Errorf("%s: stages %v, %d per_stage entries", name, r.Stages, len(r.PerStage))
 	case r.SolverQueries == nil || r.CacheHits == nil || *r.SolverQueries < 0 || *r.CacheHits < 0:
 		t.Errorf("%s: solver_queries %v, cache_hits %v", name, r.SolverQueries, r.CacheHits)
-	case r.Diagnostics == nil:
-		t.Errorf("%s: no diagnostics list", name)
+	case r.Diagnostics == nil || r.Status != "ok":
+		t.Errorf("%s: status %q, diagnostics %v", name, r.Status, r.Diagnostics)
 	default:
 		for _, s := range r.PerStage {
 			for _, k := range []string{"tables", "alus", "gateways", "containers"} {
@@ -194,7 +195,7 @@ func checkReport(t *testing.T, name, dir, target string) int {
 				}
 			}
 		}
-		for _, k := range []string{"frontend", "transform", "synth", "alloc", "backend"} {
+		for _, k := range []string{"frontend", "transform", "synth", "alloc", "verify", "backend"} {
 			if v, ok := r.Phases[k]; !ok || v < 0 {
 				t.Errorf("%s: phases[%q] = %v, %v", name, k, v, ok)
 			}

@@ -1,9 +1,10 @@
 // Command p4hls is the p4hls compiler's command line.
 //
 //	p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...
-//	p4hls compile [--target banzai|tofino] [--alu NAME] [-o OUTDIR] FILE.p4
+//	p4hls compile [--target NAME] [--alu NAME] [--option NAME=VALUE]... [-o OUTDIR] FILE.p4
+//	p4hls targets [--json]
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
-//	p4hls bench synth [--json FILE]
+//	p4hls bench synth|transform|alloc|sweep [--json FILE]
 //
 // Exit status: 0 success, 1 the program is wrong, 2 usage errors (and,
 // for compile, a program the target cannot hold), 3 an internal error of
@@ -42,7 +43,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"check", "parse and check P4-16 programs, print diagnostics", runCheck},
-		{"compile", "synthesize the @atomic actions onto a target's ALUs", runCompile},
+		{"compile", "compile a program for a target: phase 1, synthesis, allocation, the target's files", runCompile},
+		{"targets", "list the targets, their limits, ALUs and options", runTargets},
 		{"bench", "run a benchmark table (bench synth: CaT's Table 4)", runBench},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},
 		{"version", "print the version of p4hls", runVersion},

@@ -17,7 +17,7 @@ import (
 func TestCompileMenshen(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := runCLI("compile", "--target", "menshen", "-o", out, filepath.Join(corpus, "ok/sampling.p4"))
-	if code != exitOK || !strings.Contains(stdout, "configuration entries") {
+	if code != exitOK || !strings.Contains(stdout, "menshen: "+filepath.Join(out, "menshen.conf")) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	conf, err := os.ReadFile(filepath.Join(out, "menshen.conf"))
@@ -69,7 +69,7 @@ func TestCompileMenshen(t *testing.T) {
 // place in the source, with exit status 2.
 func TestCompileMenshenDoesNotFit(t *testing.T) {
 	code, _, stderr := runCLI("compile", "--target", "menshen", "-o", t.TempDir(), filepath.Join(corpus, "ok/marple_new_flow.p4"))
-	if code != exitDoesNotFit || !strings.Contains(stderr, "marple_new_flow.p4:19:5: register seen has 1024 cells") {
+	if code != exitDoesNotFit || !strings.Contains(stderr, "marple_new_flow.p4:19:5: error: register seen has 1024 cells") {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 	code, _, stderr = runCLI("compile", "--target", "menshen", "-D", "NUM_FLOWS=1", "-o", t.TempDir(), filepath.Join(corpus, "ok/marple_new_flow.p4"))

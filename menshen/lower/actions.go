@@ -106,7 +106,7 @@ func (l *lowering) action(a *ir.Action, stages []int, alus []int) ([]step, error
 		}
 		return nil, errorAt(a.Span, "%s: allocation put an ALU in stage %d, where its table does not match", what(a), s)
 	}
-	if g, ok := l.in.Graphs[a.Name]; ok {
+	if g := l.in.Graph(a.Name); g != nil {
 		return steps, l.graph(g, alus, stages[0], at)
 	}
 	s := stages[0]

@@ -18,11 +18,11 @@ import (
 // so `ttl = ttl - 1` works on 8 bits; everything else computes on whole
 // 32-bit fields.
 
-// numContainers is the PHV's containers (§A.4); frameWindow the bytes
-// of a frame the parser and deparser reach (§A.5).
+// numContainers is the PHV's containers; frameWindow the bytes of a
+// frame the parser and deparser reach.
 const (
-	numContainers = 64
-	frameWindow   = 512
+	numContainers = menshen.Containers
+	frameWindow   = menshen.Window
 )
 
 // place is where a field lives.

@@ -161,7 +161,7 @@ func (e *emitter) checkEgress() error {
 		return errorAt(c.Span, "control %s: v1model's egress has 3 parameters", c.Name)
 	}
 	for _, a := range c.Actions {
-		if _, ok := e.in.Graphs[a.Name]; ok {
+		if e.in.Graph(a.Name) != nil {
 			return errorAt(a.Span, "action %s: @atomic code in the egress control is not written for Tofino yet", a.Name)
 		}
 	}

@@ -75,7 +75,7 @@ func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables [
 		tables = append(tables, t)
 	}
 	for _, a := range c.Actions {
-		if _, ok := e.in.Graphs[a.Name]; ok {
+		if e.in.Graph(a.Name) != nil {
 			if !e.synthesizedApplied[a.Name] {
 				return nil, nil, nil, errorAt(a.Span, "action %s holds @atomic code and no table applies it; the Tofino backend places @atomic actions through their table", a.Name)
 			}
@@ -230,8 +230,8 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 	e.origOf[&t] = n.Table
 	variants := map[*ir.Action]*ir.Action{}
 	for k, a := range n.Actions() {
-		g, ok := e.in.Graphs[a.Name]
-		if !ok {
+		g := e.in.Graph(a.Name)
+		if g == nil {
 			continue
 		}
 		if e.synthesizedApplied[a.Name] {
@@ -681,7 +681,7 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			}
 			out = append(out, markToDrop(s.Call.Args[0].Value, e.mcast)...)
 		case *ir.CallAction:
-			if _, ok := e.in.Graphs[s.Call.Action.Name]; ok {
+			if e.in.Graph(s.Call.Action.Name) != nil {
 				return nil, errorAt(s.Span(), "%s calls @atomic action %s directly; the Tofino backend places @atomic actions through a table", where, s.Call.Action.Name)
 			}
 			out = append(out, s)

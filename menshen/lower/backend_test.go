@@ -1,4 +1,4 @@
-package driver
+package lower_test
 
 import (
 	"context"
@@ -12,12 +12,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/menshen/lower"
 	"github.com/p4hls/p4hls/synth"
 )
+
+// sharedCache keeps synthesis queries across the end-to-end tests.
+var sharedCache = synth.NewMemoryCache()
 
 // menshenPrograms are the stateful benchmarks Menshen's ALUs can run,
 // in the one-cell variants its state allows (FORMAT.md §A.12: one word
@@ -61,7 +65,7 @@ func TestMenshenEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Compile(context.Background(), Request{File: file, Source: src,
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src,
 				Frontend: frontend.Options{Defines: p.defines}, Target: "menshen", Synth: synth.Options{Cache: sharedCache}}, nil)
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
@@ -69,7 +73,7 @@ func TestMenshenEndToEnd(t *testing.T) {
 			// Three sets of random entries: chained tables (a port set by
 			// one, matched by the next) need entries that meet.
 			for seed := int64(1); seed <= 3; seed++ {
-				d, err := VerifyMenshen(res, 10000, seed)
+				d, err := lower.Check(menshenInput(t, res, nil), 10000, seed)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -136,8 +140,8 @@ func TestMenshenRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(corpus.Dir(), "..", "menshen", "x.p4")
-			res, err := Compile(context.Background(), Request{File: file, Source: menshenSource(tc.app, tc.decls, tc.apply), Target: "menshen"}, nil)
-			var fit *DoesNotFitError
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: menshenSource(tc.app, tc.decls, tc.apply), Target: "menshen"}, nil)
+			var fit *driver.DoesNotFitError
 			switch {
 			case tc.want == "":
 				if err != nil {
@@ -156,7 +160,7 @@ func TestMenshenRefusesEntries(t *testing.T) {
 	file := filepath.Join(corpus.Dir(), "..", "menshen", "x.p4")
 	src := menshenSource("bit<32> x;", `action set(bit<32> v, bit<9> p) { hdr.app.x = v; standard_metadata.egress_spec = p; }
     table t { key = { hdr.ipv4.dstAddr: lpm; } actions = { set; NoAction; } default_action = NoAction(); size = 256; }`, "t.apply();")
-	res, err := Compile(context.Background(), Request{File: file, Source: src, Target: "menshen"}, nil)
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: "menshen"}, nil)
 	if err != nil {
 		t.Fatal(err, res.Diagnostics)
 	}
@@ -189,27 +193,24 @@ func TestMenshenRefusesEntries(t *testing.T) {
 	// A keyed table's default action is a last entry that matches every
 	// key: with no other entry, one CAM entry; after an exact entry on 32
 	// bits, 2^32.
-	dflt, err := Compile(context.Background(), Request{File: file, Target: "menshen", Source: menshenSource("bit<32> x;",
+	dflt, err := driver.Compile(context.Background(), driver.Request{File: file, Target: "menshen", Source: menshenSource("bit<32> x;",
 		`action set() { hdr.app.x = 1; }
     table t { key = { hdr.app.x: exact; } actions = { set; } default_action = set(); }`, "t.apply();")}, nil)
 	if err != nil {
 		t.Fatal(err, dflt.Diagnostics)
 	}
-	in, _ := MenshenInput(dflt, nil)
+	in := menshenInput(t, dflt, nil)
 	if lr, err := lower.Lower(in); err != nil || len(lr.Config.Tables[0].Entries) != 1 {
 		t.Errorf("default action alone: %v", err)
 	}
-	in, _ = MenshenInput(dflt, []interp.TableEntry{{Table: "t", Entry: interp.Entry{Action: "set", Keys: []interp.Match{{Kind: interp.MatchExact, Value: big.NewInt(7)}}}}})
+	in = menshenInput(t, dflt, []interp.TableEntry{{Table: "t", Entry: interp.Entry{Action: "set", Keys: []interp.Match{{Kind: interp.MatchExact, Value: big.NewInt(7)}}}}})
 	if _, err := lower.Lower(in); err == nil || !strings.Contains(err.Error(), "table t: a miss runs nothing on Menshen, so its default action set becomes an entry matching every key: 2^32 CAM entries") {
 		t.Errorf("default action after an entry: %v", err)
 	}
 
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := MenshenInput(res, tc.entries)
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := menshenInput(t, res, tc.entries)
 			lr, err := lower.Lower(in)
 			if tc.want != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -242,4 +243,15 @@ func manyWrites(n int) string {
 		fmt.Fprintf(&b, "hdr.app.f%d = %d; ", i, i)
 	}
 	return b.String()
+}
+
+// menshenInput is the lowering's input for a compile, with entries.
+func menshenInput(t *testing.T, res *driver.Result, entries []interp.TableEntry) lower.Input {
+	t.Helper()
+	in, err := lower.NewInput(res.Compiled, lower.Backend{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Entries = entries
+	return in
 }

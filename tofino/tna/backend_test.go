@@ -1,4 +1,4 @@
-package driver
+package tna_test
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 	"testing"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/synth"
+	"github.com/p4hls/p4hls/tofino/tna"
 )
 
 // sharedCache keeps synthesis queries across the end-to-end tests: the
@@ -53,16 +55,16 @@ func TestTofinoEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Compile(context.Background(), Request{File: file, Source: src, Target: "tofino",
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: "tofino",
 				Synth: synth.Options{Cache: sharedCache}}, nil)
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}
-			tna := loadTNA(t, res)
+			prog := loadTNA(t, res)
 			orig := res.Program
 			c := interp.NewGenerator(orig, 3).Case(10000, 2, 2)
 			ref := func() (interp.Target, error) { return interp.New(orig, interp.Options{}) }
-			emitted := func() (interp.Target, error) { return interp.New(tna, interp.Options{}) }
+			emitted := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
 			div, err := interp.Diff(ref, emitted, c, interp.RegisterCells(orig))
 			if err != nil {
 				t.Fatal(err)
@@ -70,7 +72,7 @@ func TestTofinoEndToEnd(t *testing.T) {
 			if div != nil {
 				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, div.STF(orig))
 			}
-			runSTF(t, tna, strings.TrimSuffix(file, ".p4")+".stf")
+			runSTF(t, prog, strings.TrimSuffix(file, ".p4")+".stf")
 		})
 	}
 }
@@ -262,9 +264,9 @@ func tofinoVariants(t *testing.T, program string, base func(string) string, vari
 				}
 				changed = strings.Replace(changed, edit[0], edit[1], 1)
 			}
-			res, err := Compile(context.Background(), Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
 			if tc.refused != "" {
-				var fit *DoesNotFitError
+				var fit *driver.DoesNotFitError
 				if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.refused) {
 					t.Errorf("got %v, want a DoesNotFitError with %q", err, tc.refused)
 				}
@@ -273,30 +275,43 @@ func tofinoVariants(t *testing.T, program string, base func(string) string, vari
 			if err != nil {
 				t.Fatal(err, res.Diagnostics)
 			}
-			tna := loadTNA(t, res)
+			prog := loadTNA(t, res)
 			c := interp.NewGenerator(res.Program, 7).Case(2000, 2, 0)
 			ref := func() (interp.Target, error) { return interp.New(res.Program, interp.Options{}) }
-			emitted := func() (interp.Target, error) { return interp.New(tna, interp.Options{}) }
+			emitted := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
 			div, err := interp.Diff(ref, emitted, c, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if div != nil {
-				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, res.TNA)
+				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, tnaText(t, res))
 			}
 		})
 	}
 }
 
 // loadTNA loads the TNA program a compile wrote.
-func loadTNA(t *testing.T, res *Result) *ir.Program {
+func loadTNA(t *testing.T, res *driver.Result) *ir.Program {
 	t.Helper()
+	text := tnaText(t, res)
 	var d diag.List
-	tna, _, err := frontend.Load(context.Background(), filepath.Join(t.TempDir(), "tofino.p4"), []byte(res.TNA), frontend.Options{}, &d)
-	if err != nil || tna == nil || tna.Arch != "tna" {
-		t.Fatalf("the TNA program does not load: %v\n%s\n%s", err, d.String(), res.TNA)
+	prog, _, err := frontend.Load(context.Background(), filepath.Join(t.TempDir(), tna.ProgramFile), text, frontend.Options{}, &d)
+	if err != nil || prog == nil || prog.Arch != ir.TNA {
+		t.Fatalf("the TNA program does not load: %v\n%s\n%s", err, d.String(), text)
 	}
-	return tna
+	return prog
+}
+
+// tnaText is the TNA program among a compile's artifacts.
+func tnaText(t *testing.T, res *driver.Result) []byte {
+	t.Helper()
+	for _, a := range res.Artifacts {
+		if a.Name == tna.ProgramFile {
+			return a.Data
+		}
+	}
+	t.Fatalf("no %s among the artifacts", tna.ProgramFile)
+	return nil
 }
 
 // TestTofinoCounts: the TNA program's counters count what the original's
@@ -308,14 +323,14 @@ func TestTofinoCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Compile(context.Background(), Request{File: file, Source: src, Target: "tofino"}, nil)
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: "tofino"}, nil)
 	if err != nil {
 		t.Fatal(err, res.Diagnostics)
 	}
-	tna := loadTNA(t, res)
+	emitted := loadTNA(t, res)
 	c := interp.NewGenerator(res.Program, 5).Case(3000, 2, 0)
 	var counts [2][1024]uint64
-	for k, prog := range []*ir.Program{res.Program, tna} {
+	for k, prog := range []*ir.Program{res.Program, emitted} {
 		sw, err := interp.New(prog, interp.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -385,8 +400,8 @@ func TestTofinoRefuses(t *testing.T) {
 			if changed == string(src) {
 				t.Fatalf("%q is not in the program", tc.old)
 			}
-			res, err := Compile(context.Background(), Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
-			var fit *DoesNotFitError
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: []byte(changed), Target: "tofino"}, nil)
+			var fit *driver.DoesNotFitError
 			if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v (%T) %v\nwant a DoesNotFitError with %q", err, err, res.Diagnostics, tc.want)
 			}

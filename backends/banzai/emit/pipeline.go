@@ -1,19 +1,23 @@
-package driver
+// Package emit is the Banzai backend. Banzai is a machine model, so what
+// a compile produces for it is the resource graphs and the allocation
+// themselves, as JSON (the schema is docs/report.md's) and as a Graphviz
+// drawing of the ALU pipeline.
+//
+// It is a package of its own, like tofino/tna and menshen/lower, so that
+// banzai, the target description synthesis reads, does not depend on
+// the phases.
+package emit
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/synth/grammar"
 )
-
-// The Banzai backend's output: Banzai is a machine model, so what a
-// compile produces for it is the resource graphs and the allocation
-// themselves, as JSON (the schema, below, is the README's) and as a
-// Graphviz drawing of the ALU pipeline.
 
 // ALUPipeline is the resource graph of every synthesized action and the
 // stage allocation gave each of its ALUs.
@@ -101,17 +105,14 @@ type GraphPlacement struct {
 }
 
 // Pipeline describes a compile's resource graphs and allocation.
-func Pipeline(res *Result) *ALUPipeline {
-	out := &ALUPipeline{Target: res.Report.Target, ALU: res.Report.ALU}
-	p, sol := res.Allocation, res.Placement
-	if p == nil || sol == nil {
-		return out
-	}
+func Pipeline(c *backends.Compiled) *ALUPipeline {
+	out := &ALUPipeline{Target: c.Target.Name, ALU: c.Target.Stateful}
+	p, sol := c.Problem, c.Placement
 	out.Stages = sol.Stages
 	for t, tab := range p.Tables {
 		out.Tables = append(out.Tables, PlacedTable{Name: tab.Name, Parts: sol.Parts[t]})
 	}
-	for _, g := range res.Graphs {
+	for _, g := range c.Graphs {
 		ag := actionGraph(g)
 		for t, tab := range p.Tables {
 			for k, a := range tab.Actions {

@@ -1,0 +1,193 @@
+package alloc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/p4hls/p4hls/target"
+)
+
+// Solvers returns the allocation solvers; the first is the default: Z3,
+// measured faster than CBC on every row of `p4hls bench alloc` and on
+// the switch-scale program of `p4hls bench sweep` (README).
+func Solvers() []Solver { return []Solver{Z3{}, CBC{}} }
+
+// SolverNamed returns the solver called name ("" for the default), or an
+// error listing the solvers.
+func SolverNamed(name string) (Solver, error) {
+	solvers := Solvers()
+	if name == "" {
+		return solvers[0], nil
+	}
+	var names []string
+	for _, s := range solvers {
+		if s.Name() == name {
+			return s, nil
+		}
+		names = append(names, s.Name())
+	}
+	return nil, fmt.Errorf("unknown solver %q (solvers: %s)", name, strings.Join(names, ", "))
+}
+
+// Explain finds the limit that makes a problem infeasible by solving it
+// again with each limit relaxed, and says it in the program's terms.
+func Explain(ctx context.Context, s Solver, p *Problem) string {
+	l := p.Limits
+	relaxed := []struct {
+		name   string
+		relax  func(*target.Limits)
+		report func(*Solution, *Problem) string
+	}{
+		{"stages", func(x *target.Limits) { x.Stages = 4*l.Stages + 16 }, func(sol *Solution, q *Problem) string {
+			msg := fmt.Sprintf("needs %d stages, the target has %d", sol.Stages, l.Stages)
+			if chain, n := longestChain(q); n > l.Stages {
+				msg += fmt.Sprintf(": the chain %s is the longest (%d stages)", chain, n)
+			}
+			return msg
+		}},
+		{"tables", func(x *target.Limits) { x.TablesPerStage = 1 << 20 }, func(sol *Solution, q *Problem) string {
+			s, n := busiest(sol.Stages, func(st int) int { return countTables(sol, st) })
+			return fmt.Sprintf("stage %d needs %d tables, the target allows %d", s, n, l.TablesPerStage)
+		}},
+		{"stateful ALUs", func(x *target.Limits) { x.StatefulALUsPerStage = 1 << 20 }, func(sol *Solution, q *Problem) string {
+			s, n := busiest(sol.Stages, func(st int) int { return countALUs(q, sol, st, true) })
+			return fmt.Sprintf("stage %d needs %d stateful ALUs, the target allows %d", s, n, l.StatefulALUsPerStage)
+		}},
+		{"ALUs", func(x *target.Limits) { x.ALUsPerStage = 1 << 20 }, func(sol *Solution, q *Problem) string {
+			s, n := busiest(sol.Stages, func(st int) int { return countALUs(q, sol, st, false) + sol.Propagated[st] })
+			return fmt.Sprintf("stage %d needs %d ALUs, the target allows %d", s, n, l.ALUsPerStage-l.HeaderALUs)
+		}},
+	}
+	for _, r := range relaxed {
+		q := *p
+		r.relax(&q.Limits)
+		sol, err := s.Solve(ctx, &q, Optimal)
+		if err == nil {
+			return "the program does not fit: it " + r.report(sol, &q)
+		}
+	}
+	return "the program does not fit the target, whichever single limit is relaxed"
+}
+
+func busiest(stages int, count func(int) int) (stage, n int) {
+	for s := 0; s < stages; s++ {
+		if c := count(s); c > n {
+			stage, n = s, c
+		}
+	}
+	return stage, n
+}
+
+func countTables(sol *Solution, stage int) int {
+	n := 0
+	for _, parts := range sol.Parts {
+		for _, stages := range parts {
+			for _, s := range stages {
+				if s == stage {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+func countALUs(p *Problem, sol *Solution, stage int, stateful bool) int {
+	n := 0
+	for t, parts := range sol.ALUs {
+		for _, acts := range parts {
+			for k, alus := range acts {
+				for u, s := range alus {
+					if s == stage && p.Actions[p.Tables[t].Actions[k]].ALUs[u].Stateful == stateful {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+// ChainTooLong says why a problem has no placement when its longest
+// chain needs more stages than the target has ("" when it does not).
+func ChainTooLong(p *Problem) string {
+	chain, n := longestChain(p)
+	if n <= p.Limits.Stages {
+		return ""
+	}
+	return fmt.Sprintf("needs at least %d stages, the target has %d: the chain %s is the longest (%d stages)", n, p.Limits.Stages, chain, n)
+}
+
+// longestChain is the dependency chain that needs the most stages: each
+// table takes as many stages as its deepest action has ALUs in a row,
+// and a match or action dependency starts the next table a stage later.
+func longestChain(p *Problem) (string, int) {
+	weight := make([]int, len(p.Tables))
+	deepest := make([]string, len(p.Tables))
+	for t, tab := range p.Tables {
+		weight[t] = 1
+		for _, a := range tab.Actions {
+			if d := aluDepth(p.Actions[a].ALUs); d > weight[t] {
+				weight[t], deepest[t] = d, p.Actions[a].Name
+			}
+		}
+	}
+	preds := make([][]Dep, len(p.Tables))
+	for _, d := range p.Deps {
+		preds[d.To] = append(preds[d.To], d)
+	}
+	last := make([]int, len(p.Tables)) // the table's last stage, from 0
+	from := make([]int, len(p.Tables))
+	done := make([]bool, len(p.Tables))
+	var visit func(t int) int
+	visit = func(t int) int {
+		if done[t] {
+			return last[t]
+		}
+		done[t] = true // dependencies form a DAG; this guards a bad problem
+		last[t], from[t] = weight[t]-1, -1
+		for _, d := range preds[t] {
+			gap := 0
+			if d.Kind == Match || d.Kind == ActionDep {
+				gap = 1
+			}
+			if v := visit(d.From) + gap + weight[t]; v-1 > last[t] || (v-1 == last[t] && from[t] < 0 && gap > 0) {
+				last[t], from[t] = v-1, d.From
+			}
+		}
+		return last[t]
+	}
+	end := 0
+	for t := range p.Tables {
+		if visit(t) > last[end] {
+			end = t
+		}
+	}
+	if len(p.Tables) == 0 {
+		return "", 0
+	}
+	var names []string
+	for t := end; t >= 0; t = from[t] {
+		name := p.Tables[t].Name
+		if deepest[t] != "" {
+			name += fmt.Sprintf(" -> action %s (%d ALUs deep)", deepest[t], weight[t])
+		}
+		names = append([]string{name}, names...)
+	}
+	return strings.Join(names, " -> "), last[end] + 1
+}
+
+// aluDepth is the longest run of ALUs that read each other.
+func aluDepth(alus []ALU) int {
+	depth := make([]int, len(alus))
+	out := 0
+	for u, a := range alus {
+		depth[u] = 1
+		for _, r := range a.Reads {
+			depth[u] = max(depth[u], depth[r]+1)
+		}
+		out = max(out, depth[u])
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package driver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/p4hls/p4hls/alloc"
+	"github.com/p4hls/p4hls/alloc/placement"
+	"github.com/p4hls/p4hls/backends"
+	banzai "github.com/p4hls/p4hls/backends/banzai/emit"
+	"github.com/p4hls/p4hls/menshen/lower"
+	"github.com/p4hls/p4hls/synth/grammar"
+	"github.com/p4hls/p4hls/target"
+	"github.com/p4hls/p4hls/tofino/tna"
+)
+
+// Registry returns the targets p4hls compiles for, the first the default.
+// A new target is a package implementing backends.Backend and one line
+// here.
+func Registry() *backends.Registry {
+	r, err := backends.NewRegistry(
+		tna.Backend{},
+		lower.Backend{},
+		banzai.Backend{},
+	)
+	if err != nil {
+		panic(err) // the built-in targets validate (TestRegistry)
+	}
+	return r
+}
+
+// compile is one compile's state as the phases run.
+type compile struct {
+	req      Request
+	res      *Result
+	progress Progress
+	backend  backends.Backend
+	// target is the backend's target with the request's limits, Stateful
+	// naming the stateful ALU synthesis uses.
+	target              *target.Target
+	stateful, stateless *grammar.Grammar
+	solver              alloc.Solver
+}
+
+// choose finds what the request names: the target, its ALUs, its limits,
+// its options and the allocation solver.
+func (c *compile) choose() error {
+	req := c.req
+	targets := req.Targets
+	if targets == nil {
+		targets = Registry()
+	}
+	b, err := targets.Lookup(req.Target)
+	if err != nil {
+		return err
+	}
+	c.backend, c.target = b, b.Target()
+	c.res.Report.Target = c.target.Name
+	if req.ALU != "" {
+		if names := backends.StatefulGrammars(b); !slices.Contains(names, req.ALU) {
+			return fmt.Errorf("target %s has no stateful ALU %q (it has: %s)", c.target.Name, req.ALU, strings.Join(names, ", "))
+		}
+		c.target.Stateful = req.ALU
+	}
+	c.res.Report.ALU = c.target.Stateful
+	if c.stateful, err = c.target.Grammar(c.target.Stateful); err != nil {
+		return err
+	}
+	if c.stateless, err = c.target.Grammar(c.target.Stateless); err != nil {
+		return err
+	}
+	if err := setLimits(&c.target.Limits, req); err != nil {
+		return err
+	}
+	c.res.Target = c.target
+	if err := req.Options.Check(b); err != nil {
+		return err
+	}
+	c.solver, err = alloc.SolverNamed(req.Solver)
+	return err
+}
+
+// setLimits puts the request's limits in place of the target's.
+func setLimits(l *target.Limits, req Request) error {
+	for _, o := range []struct {
+		name string
+		v    int
+		dst  *int
+	}{
+		{"stages", req.Stages, &l.Stages},
+		{"ALUs per stage", req.ALUsPerStage, &l.ALUsPerStage},
+		{"tables per stage", req.TablesPerStage, &l.TablesPerStage},
+		{"entries per table", req.EntriesPerTable, &l.EntriesPerTable},
+	} {
+		switch {
+		case o.v < 0:
+			return fmt.Errorf("%s: %d is not a count", o.name, o.v)
+		case o.v > 0:
+			*o.dst = o.v
+		}
+	}
+	if req.ALUsPerStage > 0 && l.StatefulALUsPerStage > req.ALUsPerStage {
+		l.StatefulALUsPerStage = req.ALUsPerStage
+	}
+	return nil
+}
+
+// Problem is the allocation problem of a Transform result for its
+// target, with no synthesized action: every action counts as P4's
+// one-stage action (p4hls bench sweep).
+func Problem(res *Result) (*alloc.Problem, error) {
+	if res.Analysis == nil || res.Target == nil {
+		return nil, fmt.Errorf("the program has not been through phase 1")
+	}
+	return placement.Build(res.Analysis, nil, res.Target.Limits).Problem, nil
+}
