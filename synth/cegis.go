@@ -3,6 +3,9 @@
 // grammars by solver queries: each stateful node in the shallowest mapping
 // its attempts find, each stateless value by the shallowest tree of
 // stateless ALUs (up to three levels) that beats one ALU per operation.
+// The queries read a grammar through EncodeALU (encode.go), the solver
+// form of the meaning synth/grammar evaluates concretely; grammar itself
+// imports no solver.
 //
 // This file is the query engine: counterexample-guided inductive synthesis
 // (CEGIS) of one grammar's hole values against a specification.
@@ -111,7 +114,7 @@ type sketch interface {
 	grammar() *grammar.Grammar // the ALU it is made of (its text is in the cache key)
 	holes() []*grammar.Hole
 	arity() (states, packets int)
-	encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (grammar.Terms, error)
+	encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (ALUTerms, error)
 }
 
 // aluSketch is one ALU of a grammar.
@@ -121,8 +124,8 @@ func (a aluSketch) grammar() *grammar.Grammar    { return a.g }
 func (a aluSketch) name() string                 { return a.g.Name }
 func (a aluSketch) holes() []*grammar.Hole       { return a.g.Holes }
 func (a aluSketch) arity() (states, packets int) { return len(a.g.States), len(a.g.Packets) }
-func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (grammar.Terms, error) {
-	return a.g.Encode(x, holes, states, packets, width)
+func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (ALUTerms, error) {
+	return EncodeALU(x, a.g, holes, states, packets, width)
 }
 
 func findConfig(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
@@ -221,7 +224,7 @@ func cegis(ctx context.Context, g sketch, spec Spec, r search) (grammar.Config, 
 	}
 	x := z3.NewContext()
 	defer x.Close()
-	holes := grammar.HoleVars(x, g.holes(), "h")
+	holes := holeVars(x, g.holes(), "h")
 	synth := x.NewSolverFor(solverLogic)
 	if r.pool != nil {
 		restrictConstants(x, synth, g.holes(), holes, r.pool, r.full)
@@ -379,7 +382,7 @@ func addExample(x *z3.Context, s *z3.Solver, g sketch, spec Spec, holes []z3.Exp
 }
 
 // agreement lists the equalities the spec cares about.
-func agreement(x *z3.Context, spec Spec, got grammar.Terms, wantStates []z3.Expr, wantOut z3.Expr) []z3.Expr {
+func agreement(x *z3.Context, spec Spec, got ALUTerms, wantStates []z3.Expr, wantOut z3.Expr) []z3.Expr {
 	var eqs []z3.Expr
 	for i, w := range wantStates {
 		if spec.CareStates == nil || spec.CareStates[i] {
@@ -403,7 +406,7 @@ func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar
 	for i := range packets {
 		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
 	}
-	terms, err := g.encode(x, grammar.HoleConsts(x, g.holes(), cfg), states, packets, width)
+	terms, err := g.encode(x, HoleConsts(x, g.holes(), cfg), states, packets, width)
 	if err != nil {
 		return example{}, false, err
 	}
