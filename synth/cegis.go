@@ -91,20 +91,32 @@ const solverLogic = "QF_FD"
 // counterexample, and real specifications converge in a handful.
 const maxIterations = 200
 
-// SearchWidth is the word width of the first, cheaper searches (see
-// search): examples at SearchWidth bits, candidates then verified at the
-// full width; the search at the full width alone runs only when they find
-// nothing. 0 turns them off.
-var SearchWidth = 8
+// DefaultSearchWidth is the word width of a query's first, cheaper
+// searches (see search) unless Options.SearchWidth says otherwise:
+// examples at 8 bits, candidates then verified at the full width; the
+// search at the full width alone runs only when they find nothing.
+const DefaultSearchWidth = 8
+
+// narrowWidth is the width of the first searches that searchWidth (as in
+// Options.SearchWidth) asks for at word width w, or 0 for none.
+func narrowWidth(searchWidth, w int) int {
+	if searchWidth == 0 {
+		searchWidth = DefaultSearchWidth
+	}
+	if searchWidth < 0 || searchWidth >= w {
+		return 0
+	}
+	return searchWidth
+}
 
 // FindConfig finds hole values with which g computes spec on every input
 // of width bits (CEGIS: solve on a growing set of examples, verify at full
-// width, add the counterexample, repeat), trying a reduced width first. It
-// returns ErrNoConfig when there is none, and an error wrapping
+// width, add the counterexample, repeat), trying DefaultSearchWidth
+// first. It returns ErrNoConfig when there is none, and an error wrapping
 // z3.ErrInterrupted when ctx ends first. spec.Encode must take its word
 // width from the inputs it is given.
 func FindConfig(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
-	return findConfig(ctx, aluSketch{g}, spec, width)
+	return findConfig(ctx, aluSketch{g}, spec, width, DefaultSearchWidth)
 }
 
 // sketch is what CEGIS fills in: a program with holes, one ALU or a tree
@@ -128,13 +140,15 @@ func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width
 	return EncodeALU(x, a.g, holes, states, packets, width)
 }
 
-func findConfig(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
+// findConfig is FindConfig with the first searches at searchWidth (as in
+// Options.SearchWidth).
+func findConfig(ctx context.Context, g sketch, spec Spec, width, searchWidth int) (grammar.Config, QueryStats, error) {
 	start := time.Now()
 	var runs []search
-	if SearchWidth > 0 && SearchWidth < width {
+	if n := narrowWidth(searchWidth, width); n > 0 {
 		runs = append(runs,
-			search{narrow: SearchWidth, full: width, pool: constantPool(spec, width)},
-			search{narrow: SearchWidth, full: width})
+			search{narrow: n, full: width, pool: constantPool(spec, width)},
+			search{narrow: n, full: width})
 	}
 	runs = append(runs, search{narrow: width, full: width})
 	var total QueryStats
