@@ -3,6 +3,7 @@ package grammar_test
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/p4hls/p4hls/backends/banzai"
 	"github.com/p4hls/p4hls/diag"
@@ -139,5 +140,28 @@ func TestCmpComparesExactly(t *testing.T) {
 	// comparison wraps: at 64 bits 2^64 - 1 + 1 is 0, not above 0.
 	if got := g.Eval(grammar.Config{5}, []uint64{^uint64(0)}, []uint64{1}, 64).States[0]; got != 2 {
 		t.Errorf("64 bits: 2^64 wraps to 0, so 0 >u 0 is false; Eval gives s = %d, want 2", got)
+	}
+}
+
+// TestEmbeddedReturnsNewSlices: each call of an Embedded loader returns
+// its own slice of the one parsed set, so a target that edits its list
+// does not change another's.
+func TestEmbeddedReturnsNewSlices(t *testing.T) {
+	fsys := fstest.MapFS{
+		"alus/a.alu": {Data: []byte("stateless a(packet x) { output x; }")},
+		"alus/b.alu": {Data: []byte("stateless b(packet x) { output x + 1; }")},
+	}
+	load := grammar.Embedded(fsys, "alus")
+	first := load()
+	if len(first) != 2 || first[0].Name != "a" || first[1].Name != "b" {
+		t.Fatalf("loaded %d grammars, want a and b", len(first))
+	}
+	first[0] = first[1]
+	second := load()
+	if second[0].Name != "a" {
+		t.Errorf("after the first caller's edit, the second sees %s first, want a", second[0].Name)
+	}
+	if second[1] != first[1] {
+		t.Error("the two calls parsed the grammars twice; they should share one parse")
 	}
 }
