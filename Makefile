@@ -33,10 +33,11 @@ demo: build
 	$(BIN) compile --target menshen --verify 10000 -o out/menshen testdata/p4/ok/sampling.p4
 	$(BIN) sim --target menshen out/menshen testdata/menshen/sampling.stf
 
-# Everything CI checks: formatting, vet, and the whole test suite with every
-# optional dependency required (a missing solver fails instead of skipping).
+# Everything CI checks: formatting, vet, and the whole test suite. The
+# solvers are linked with cgo, so a missing library fails the build; no
+# test skips for want of one.
 test: setup vet
-	P4HLS_TEST_REQUIRE=all $(GO) test -count=1 ./...
+	$(GO) test -count=1 ./...
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '^frontend/parser/' || true); \

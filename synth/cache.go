@@ -24,15 +24,19 @@ type Cache interface {
 }
 
 // QueryKey names a query by what it means: the grammar's text, the
-// spec's Key, the width and what the spec cares about. Two queries with
-// the same key have the same answer. A spec without a Key has no key.
-func QueryKey(g *grammar.Grammar, spec Spec, width int) (string, bool) {
+// spec's Key, the width and what the spec cares about; and by how it is
+// searched (searchWidth, as in Options.SearchWidth), which picks the
+// configuration found among those that hold and the work a budget counts.
+// Two queries with the same key have the same answer. A spec without a
+// Key has no key.
+func QueryKey(g *grammar.Grammar, spec Spec, width, searchWidth int) (string, bool) {
 	if spec.Key == "" {
 		return "", false
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "p4hls query v1\ngrammar %s %d\n", g.Name, len(g.Source))
+	fmt.Fprintf(h, "p4hls query v2\ngrammar %s %d\n", g.Name, len(g.Source))
 	h.Write(g.Source)
+	fmt.Fprintf(h, "\nsearch %d", narrowWidth(searchWidth, width))
 	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nfixed %v\nspec %d\n", width, spec.States, spec.Packets,
 		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, spec.Fixed, len(spec.Key))
 	io.WriteString(h, spec.Key)

@@ -3,6 +3,9 @@
 // grammars by solver queries: each stateful node in the shallowest mapping
 // its attempts find, each stateless value by the shallowest tree of
 // stateless ALUs (up to three levels) that beats one ALU per operation.
+// The queries read a grammar through EncodeALU (encode.go), the solver
+// form of the meaning synth/grammar evaluates concretely; grammar itself
+// imports no solver.
 //
 // This file is the query engine: counterexample-guided inductive synthesis
 // (CEGIS) of one grammar's hole values against a specification.
@@ -88,20 +91,32 @@ const solverLogic = "QF_FD"
 // counterexample, and real specifications converge in a handful.
 const maxIterations = 200
 
-// SearchWidth is the word width of the first, cheaper searches (see
-// search): examples at SearchWidth bits, candidates then verified at the
-// full width; the search at the full width alone runs only when they find
-// nothing. 0 turns them off.
-var SearchWidth = 8
+// DefaultSearchWidth is the word width of a query's first, cheaper
+// searches (see search) unless Options.SearchWidth says otherwise:
+// examples at 8 bits, candidates then verified at the full width; the
+// search at the full width alone runs only when they find nothing.
+const DefaultSearchWidth = 8
+
+// narrowWidth is the width of the first searches that searchWidth (as in
+// Options.SearchWidth) asks for at word width w, or 0 for none.
+func narrowWidth(searchWidth, w int) int {
+	if searchWidth == 0 {
+		searchWidth = DefaultSearchWidth
+	}
+	if searchWidth < 0 || searchWidth >= w {
+		return 0
+	}
+	return searchWidth
+}
 
 // FindConfig finds hole values with which g computes spec on every input
 // of width bits (CEGIS: solve on a growing set of examples, verify at full
-// width, add the counterexample, repeat), trying a reduced width first. It
-// returns ErrNoConfig when there is none, and an error wrapping
+// width, add the counterexample, repeat), trying DefaultSearchWidth
+// first. It returns ErrNoConfig when there is none, and an error wrapping
 // z3.ErrInterrupted when ctx ends first. spec.Encode must take its word
 // width from the inputs it is given.
 func FindConfig(ctx context.Context, g *grammar.Grammar, spec Spec, width int) (grammar.Config, QueryStats, error) {
-	return findConfig(ctx, aluSketch{g}, spec, width)
+	return findConfig(ctx, aluSketch{g}, spec, width, DefaultSearchWidth)
 }
 
 // sketch is what CEGIS fills in: a program with holes, one ALU or a tree
@@ -111,7 +126,7 @@ type sketch interface {
 	grammar() *grammar.Grammar // the ALU it is made of (its text is in the cache key)
 	holes() []*grammar.Hole
 	arity() (states, packets int)
-	encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (grammar.Terms, error)
+	encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (ALUTerms, error)
 }
 
 // aluSketch is one ALU of a grammar.
@@ -121,17 +136,19 @@ func (a aluSketch) grammar() *grammar.Grammar    { return a.g }
 func (a aluSketch) name() string                 { return a.g.Name }
 func (a aluSketch) holes() []*grammar.Hole       { return a.g.Holes }
 func (a aluSketch) arity() (states, packets int) { return len(a.g.States), len(a.g.Packets) }
-func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (grammar.Terms, error) {
-	return a.g.Encode(x, holes, states, packets, width)
+func (a aluSketch) encode(x *z3.Context, holes, states, packets []z3.Expr, width int) (ALUTerms, error) {
+	return EncodeALU(x, a.g, holes, states, packets, width)
 }
 
-func findConfig(ctx context.Context, g sketch, spec Spec, width int) (grammar.Config, QueryStats, error) {
+// findConfig is FindConfig with the first searches at searchWidth (as in
+// Options.SearchWidth).
+func findConfig(ctx context.Context, g sketch, spec Spec, width, searchWidth int) (grammar.Config, QueryStats, error) {
 	start := time.Now()
 	var runs []search
-	if SearchWidth > 0 && SearchWidth < width {
+	if n := narrowWidth(searchWidth, width); n > 0 {
 		runs = append(runs,
-			search{narrow: SearchWidth, full: width, pool: constantPool(spec, width)},
-			search{narrow: SearchWidth, full: width})
+			search{narrow: n, full: width, pool: constantPool(spec, width)},
+			search{narrow: n, full: width})
 	}
 	runs = append(runs, search{narrow: width, full: width})
 	var total QueryStats
@@ -221,7 +238,7 @@ func cegis(ctx context.Context, g sketch, spec Spec, r search) (grammar.Config, 
 	}
 	x := z3.NewContext()
 	defer x.Close()
-	holes := grammar.HoleVars(x, g.holes(), "h")
+	holes := holeVars(x, g.holes(), "h")
 	synth := x.NewSolverFor(solverLogic)
 	if r.pool != nil {
 		restrictConstants(x, synth, g.holes(), holes, r.pool, r.full)
@@ -379,7 +396,7 @@ func addExample(x *z3.Context, s *z3.Solver, g sketch, spec Spec, holes []z3.Exp
 }
 
 // agreement lists the equalities the spec cares about.
-func agreement(x *z3.Context, spec Spec, got grammar.Terms, wantStates []z3.Expr, wantOut z3.Expr) []z3.Expr {
+func agreement(x *z3.Context, spec Spec, got ALUTerms, wantStates []z3.Expr, wantOut z3.Expr) []z3.Expr {
 	var eqs []z3.Expr
 	for i, w := range wantStates {
 		if spec.CareStates == nil || spec.CareStates[i] {
@@ -403,7 +420,7 @@ func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar
 	for i := range packets {
 		packets[i] = x.BVConst(fmt.Sprintf("p%d", i), width)
 	}
-	terms, err := g.encode(x, grammar.HoleConsts(x, g.holes(), cfg), states, packets, width)
+	terms, err := g.encode(x, HoleConsts(x, g.holes(), cfg), states, packets, width)
 	if err != nil {
 		return example{}, false, err
 	}

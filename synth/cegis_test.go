@@ -90,7 +90,55 @@ func TestBudgetCutsQueries(t *testing.T) {
 		t.Fatalf("without a budget: %v", err)
 	}
 	ctx := withBudget(context.Background(), 10*time.Microsecond)
-	if _, _, err := findConfig(ctx, aluSketch{g}, spec, 32); !errors.Is(err, errBudget) {
+	if _, _, err := findConfig(ctx, aluSketch{g}, spec, 32, DefaultSearchWidth); !errors.Is(err, errBudget) {
 		t.Errorf("with a tiny budget: %v, want errBudget", err)
+	}
+}
+
+// TestNarrowWidth: Options.SearchWidth 0 is the default 8 bits; a
+// negative one, or one no narrower than the word, means no narrow search.
+func TestNarrowWidth(t *testing.T) {
+	tests := []struct{ searchWidth, width, want int }{
+		{0, 32, 8},
+		{8, 32, 8},
+		{16, 32, 16},
+		{-1, 32, 0},
+		{32, 32, 0},
+		{40, 32, 0},
+		{0, 8, 0}, // the default is the word itself: nothing narrower
+		{0, 16, 8},
+	}
+	for _, tc := range tests {
+		if got := narrowWidth(tc.searchWidth, tc.width); got != tc.want {
+			t.Errorf("narrowWidth(%d, %d) = %d, want %d", tc.searchWidth, tc.width, got, tc.want)
+		}
+	}
+}
+
+// TestQueryKeySearchWidth: the search width is in a query's key, as the
+// search it means: 0 and 8 are one search, -1 and 32 (at 32 bits) are the
+// full-width search alone, and the two differ.
+func TestQueryKeySearchWidth(t *testing.T) {
+	var d diag.List
+	g := grammar.Parse("t.alu", []byte(`stateless k(packet a) { output a + const<32>; }`), &d)
+	if g == nil {
+		t.Fatal(d.Error())
+	}
+	spec := Spec{Packets: 1, CareOutput: true, Key: "a + 300"}
+	key := func(searchWidth int) string {
+		k, ok := QueryKey(g, spec, 32, searchWidth)
+		if !ok {
+			t.Fatal("a spec with a Key has no query key")
+		}
+		return k
+	}
+	if key(0) != key(8) {
+		t.Error("search widths 0 and 8 (the default) give different keys")
+	}
+	if key(-1) != key(32) {
+		t.Error("search widths -1 and 32 (both off at 32 bits) give different keys")
+	}
+	if key(0) == key(-1) {
+		t.Error("the narrow search and the full-width one alone share a key")
 	}
 }

@@ -17,8 +17,8 @@ func LiveConstants(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, 
 	x := z3.NewContext()
 	defer x.Close()
 	states, packets := inputVars(x, len(g.States), len(g.Packets), width)
-	holes := grammar.HoleConsts(x, g.Holes, cfg)
-	base, err := g.Encode(x, holes, states, packets, width)
+	holes := HoleConsts(x, g.Holes, cfg)
+	base, err := EncodeALU(x, g, holes, states, packets, width)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func LiveConstants(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, 
 		}
 		other := append([]z3.Expr(nil), holes...)
 		other[i] = x.BVConst(fmt.Sprintf("k%d", i), h.Bits)
-		t, err := g.Encode(x, other, states, packets, width)
+		t, err := EncodeALU(x, g, other, states, packets, width)
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +59,7 @@ func inputVars(x *z3.Context, nStates, nPackets, width int) (states, packets []z
 
 // mayDiffer says whether two encodings of an ALU give another output or
 // another new state for some input (an unknown answer counts as yes).
-func mayDiffer(ctx context.Context, x *z3.Context, a, b grammar.Terms) (bool, error) {
+func mayDiffer(ctx context.Context, x *z3.Context, a, b ALUTerms) (bool, error) {
 	differs := []z3.Expr{a.Output.Eq(b.Output).Not()}
 	for j := range a.States {
 		differs = append(differs, a.States[j].Eq(b.States[j]).Not())

@@ -6,7 +6,6 @@ import (
 
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/solver/z3"
-	"github.com/p4hls/p4hls/synth/grammar"
 )
 
 // Prove checks with Z3 that a graph computes its transaction on every
@@ -59,7 +58,7 @@ func Prove(ctx context.Context, tx *Transaction, g *Graph, width int) error {
 				states[j] = widen(p.env[c.Pre], width)
 				goals = append(goals, p.sameIndex(c, sc, operand(sc.Index)))
 			}
-			terms, err := a.Grammar.Encode(x, grammar.HoleConsts(x, a.Grammar.Holes, a.Config), states, inputs, width)
+			terms, err := EncodeALU(x, a.Grammar, HoleConsts(x, a.Grammar.Holes, a.Config), states, inputs, width)
 			if err != nil {
 				return err
 			}

@@ -45,6 +45,12 @@ type Options struct {
 	// results do not depend on the load); 0 means DefaultAttemptBudget,
 	// negative no bound.
 	AttemptBudget time.Duration
+	// SearchWidth is the word width of each query's first, cheaper
+	// searches: examples at SearchWidth bits, each candidate then verified
+	// at Width, the search at Width alone only when they find nothing. 0
+	// means DefaultSearchWidth; a negative SearchWidth (or one of Width or
+	// more) turns them off, so every query searches at Width alone.
+	SearchWidth int
 }
 
 // DefaultAttemptBudget is the work (as time on the reference machine) a
@@ -72,9 +78,9 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 	var stats Stats
 	// attempt reports whether a query ran out of its budget.
 	attempt := func(p plan, budget time.Duration) (*Graph, bool, error) {
-		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, plan: p.merges, cache: opts.Cache,
-			attemptBudget: budget,
-			g:             &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
+		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, searchWidth: opts.SearchWidth,
+			plan: p.merges, cache: opts.Cache, attemptBudget: budget,
+			g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
 		err := s.run()
 		stats.Queries += s.stats.Queries
 		stats.Failed += s.stats.Failed
@@ -129,6 +135,7 @@ type synthesizer struct {
 	tx                  *Transaction
 	stateful, stateless *grammar.Grammar
 	width               int
+	searchWidth         int     // as in Options: 0 is the default
 	plan                []merge // the groups to pack into one ALU
 	cache               Cache
 	// budgetCuts counts the queries cut by their budget (under
@@ -889,7 +896,7 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 	spec.Key = termsKey(roots, bound)
 	spec.Constants = constantsOf(roots)
 	spec.Encode = func(x *z3.Context, states, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
-		word := states[0].Width() // FindConfig may search at a reduced width
+		word := states[0].Width() // findConfig may search at a reduced width
 		enc := newTermEncoder(x, word, roots)
 		for i, c := range gr.cells {
 			enc.bind(c.Pre, states[i])
@@ -1194,7 +1201,7 @@ func (s *synthesizer) query(sk sketch, spec Spec) (grammar.Config, error) {
 }
 
 func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (grammar.Config, error) {
-	key, keyed := QueryKey(sk.grammar(), spec, s.width)
+	key, keyed := QueryKey(sk.grammar(), spec, s.width, s.searchWidth)
 	// A budget counts solver work, so a query cut by one is cut by it
 	// again: that is kept too, under the budget (BLUE's packed attempt on
 	// Tofino spends its whole budget on every compile otherwise).
@@ -1218,7 +1225,7 @@ func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (gramm
 		}
 	}
 	s.count(func(st *Stats) { st.Queries++ })
-	cfg, _, err := findConfig(ctx, sk, spec, s.width)
+	cfg, _, err := findConfig(ctx, sk, spec, s.width, s.searchWidth)
 	if errors.Is(err, ErrNoConfig) {
 		s.count(func(st *Stats) { st.Failed++ })
 	}

@@ -93,7 +93,7 @@ func (t *tree) shape() string {
 	return b.String()
 }
 
-func (t *tree) encode(x *z3.Context, holes, _, packets []z3.Expr, width int) (grammar.Terms, error) {
+func (t *tree) encode(x *z3.Context, holes, _, packets []z3.Expr, width int) (ALUTerms, error) {
 	enc := newTermEncoder(x, width, t.operands)
 	for i, in := range t.inputs {
 		enc.bind(in, packets[i])
@@ -115,15 +115,15 @@ func (t *tree) encode(x *z3.Context, holes, _, packets []z3.Expr, width int) (gr
 			for j, h := range n.sel {
 				ins[j] = choose(x, holes[h], alts)
 			}
-			terms, err := t.alu.Encode(x, holes[n.base:n.base+len(t.alu.Holes)], nil, ins, width)
+			terms, err := EncodeALU(x, t.alu, holes[n.base:n.base+len(t.alu.Holes)], nil, ins, width)
 			if err != nil {
-				return grammar.Terms{}, err
+				return ALUTerms{}, err
 			}
 			outs = append(outs, terms.Output)
 		}
 		below = outs
 	}
-	return grammar.Terms{Output: below[0]}, nil
+	return ALUTerms{Output: below[0]}, nil
 }
 
 // choose picks alts[sel], the last alternative for values past the end
@@ -376,15 +376,15 @@ func (s *synthesizer) addTree(tr *tree, cfg grammar.Config) (Operand, error) {
 func readsInput(ctx context.Context, g *grammar.Grammar, cfg grammar.Config, j, width int) (bool, error) {
 	x := z3.NewContext()
 	defer x.Close()
-	holes := grammar.HoleConsts(x, g.Holes, cfg)
+	holes := HoleConsts(x, g.Holes, cfg)
 	_, a := inputVars(x, 0, len(g.Packets), width)
 	b := append([]z3.Expr(nil), a...)
 	b[j] = x.BVConst("b", width)
-	ta, err := g.Encode(x, holes, nil, a, width)
+	ta, err := EncodeALU(x, g, holes, nil, a, width)
 	if err != nil {
 		return false, err
 	}
-	tb, err := g.Encode(x, holes, nil, b, width)
+	tb, err := EncodeALU(x, g, holes, nil, b, width)
 	if err != nil {
 		return false, err
 	}

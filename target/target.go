@@ -2,6 +2,8 @@
 // limits and its ALU grammars. It is a leaf: the target packages (tofino,
 // menshen, backends/banzai) fill it in, and synth and alloc read it. Code
 // asks a target for its numbers and grammars; it never tests its name.
+// Being data, it links no C library: its grammars are syntax, and the
+// solver encoding of them lives in synth (TestNoCgo keeps it so).
 package target
 
 import (

@@ -1,9 +1,11 @@
 // Package grammar is the ALU grammar language of p4hls: one small file
 // describes one kind of ALU of a target, with holes (constants, operator and
-// operand choices) that synthesis fills in. A parsed grammar has two
-// interpretations that must agree bit for bit: Eval runs it on concrete
-// hole values and inputs (the pipeline models use it), and Encode builds Z3
-// terms with the holes as variables (synthesis uses it).
+// operand choices) that synthesis fills in. This package parses grammars,
+// holds their syntax trees and runs them on concrete hole values and inputs
+// (Eval: the pipeline models use it). It imports no solver, so that the
+// target descriptions built on it are plain data: the solver encoding,
+// with the holes as variables, is synth.EncodeALU, and the two
+// interpretations must agree bit for bit.
 //
 // The language, by example (ALUS.md §1.2, Banzai's pred_raw atom):
 //
@@ -173,6 +175,26 @@ type Binary struct {
 	// cmp atom could not compare a state with a packet field at 32 bits.
 	Exact bool
 }
+
+// maxExactWidth bounds the words exact comparisons handle: a sum of a few
+// words must fit an int64 here, and a word plus ExactBits must fit the
+// solver's terms.
+const maxExactWidth = 56
+
+// ExactBits is how many bits an exact comparison adds to the word: room
+// for the sign and the carries of a few additions. The solver encoding
+// compares at width + ExactBits; Eval, on int64s, needs no more.
+const ExactBits = 4
+
+// ExactAt says whether x compares exact values at word width w: it is
+// marked Exact and the word is narrow enough for the exact sums. Above
+// maxExactWidth the comparison wraps like any other, in Eval and in the
+// solver encoding alike.
+func (x *Binary) ExactAt(w int) bool { return x.Exact && w <= maxExactWidth }
+
+// LeavesSigned says whether an exact comparison reads its leaves as
+// signed words (< and >) or unsigned ones (the others).
+func (x *Binary) LeavesSigned() bool { return x.Op == "<" || x.Op == ">" }
 
 // Cond is C ? Then : Else.
 type Cond struct{ C, Then, Else Expr }

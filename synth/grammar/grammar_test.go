@@ -1,14 +1,13 @@
 package grammar_test
 
 import (
-	"math/rand"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/p4hls/p4hls/backends/banzai"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/menshen"
-	"github.com/p4hls/p4hls/solver/z3"
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/tofino"
 )
@@ -24,75 +23,6 @@ func allGrammars(t testing.TB) []*grammar.Grammar {
 	out = append(out, tofino.Target().Grammars...)
 	out = append(out, menshen.Target().Grammars...)
 	return out
-}
-
-// TestEvalAgreesWithEncode: for random holes and inputs, the Z3 term Encode
-// builds simplifies to exactly what Eval computes, at two widths.
-func TestEvalAgreesWithEncode(t *testing.T) {
-	r := rand.New(rand.NewSource(42))
-	for _, g := range allGrammars(t) {
-		t.Run(g.Name, func(t *testing.T) {
-			x := z3.NewContext()
-			defer x.Close()
-			for round := 0; round < 150; round++ {
-				width := []int{32, 8}[round%2]
-				cfg := make(grammar.Config, len(g.Holes))
-				for i, h := range g.Holes {
-					cfg[i] = r.Uint64() & (1<<uint(h.Bits) - 1)
-					if h.Bits == 64 {
-						cfg[i] = r.Uint64()
-					}
-				}
-				states := randomWords(r, len(g.States), width)
-				packets := randomWords(r, len(g.Packets), width)
-				want := g.Eval(cfg, states, packets, width)
-				terms, err := g.Encode(x, grammar.HoleConsts(x, g.Holes, cfg), words(x, states, width), words(x, packets, width), width)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := value(t, terms.Output)
-				if got != want.Output {
-					t.Fatalf("width %d, %s, states %x, packets %x: Encode gives output %#x, Eval %#x",
-						width, g.FormatConfig(cfg), states, packets, got, want.Output)
-				}
-				for i := range g.States {
-					if v := value(t, terms.States[i]); v != want.States[i] {
-						t.Fatalf("width %d, %s: Encode gives %s' = %#x, Eval %#x", width, g.FormatConfig(cfg), g.States[i], v, want.States[i])
-					}
-				}
-			}
-		})
-	}
-}
-
-func randomWords(r *rand.Rand, n, width int) []uint64 {
-	out := make([]uint64, n)
-	mask := uint64(1)<<uint(width) - 1
-	for i := range out {
-		if r.Intn(3) == 0 {
-			out[i] = uint64(r.Intn(4)) // small values make equalities true
-		} else {
-			out[i] = r.Uint64() & mask
-		}
-	}
-	return out
-}
-
-func words(x *z3.Context, vs []uint64, width int) []z3.Expr {
-	out := make([]z3.Expr, len(vs))
-	for i, v := range vs {
-		out[i] = x.BV(v, width)
-	}
-	return out
-}
-
-func value(t *testing.T, e z3.Expr) uint64 {
-	t.Helper()
-	v, err := e.Simplify().BigValue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v.Uint64()
 }
 
 func TestParseErrors(t *testing.T) {
@@ -174,7 +104,8 @@ func FuzzParse(f *testing.F) {
 
 // TestCmpComparesExactly: cmp compares "s + a" with a constant without
 // wrapping, so with s = 2^32 - 1 and a = 1 the sum is 2^32, above 0
-// (wrapped, it would be 0); Eval and Encode agree.
+// (wrapped, it would be 0). synth's TestEncodeCmpExactly checks the
+// solver encoding on the same cases.
 func TestCmpComparesExactly(t *testing.T) {
 	var d diag.List
 	g := grammar.Parse("t.alu", []byte(`stateful t(state s; packet a) {
@@ -196,23 +127,41 @@ func TestCmpComparesExactly(t *testing.T) {
 		{1, 0xffffffff, 0, true, "-1 <s 0"},
 		{4, 0xffffffff, 0, false, "2^32-1 is not <u 0"},
 	}
-	x := z3.NewContext()
-	defer x.Close()
 	for _, tc := range tests {
-		cfg := grammar.Config{tc.kind}
 		want := uint64(2)
 		if tc.then {
 			want = 1
 		}
-		if got := g.Eval(cfg, []uint64{tc.s}, []uint64{tc.a}, 32).States[0]; got != want {
+		if got := g.Eval(grammar.Config{tc.kind}, []uint64{tc.s}, []uint64{tc.a}, 32).States[0]; got != want {
 			t.Errorf("%s: Eval gives %d, want %d", tc.comment, got, want)
 		}
-		terms, err := g.Encode(x, grammar.HoleConsts(x, g.Holes, cfg), words(x, []uint64{tc.s}, 32), words(x, []uint64{tc.a}, 32), 32)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := value(t, terms.States[0]); got != want {
-			t.Errorf("%s: Encode gives %d, want %d", tc.comment, got, want)
-		}
+	}
+	// Above 56 bits a sum of words no longer fits an int64, so the
+	// comparison wraps: at 64 bits 2^64 - 1 + 1 is 0, not above 0.
+	if got := g.Eval(grammar.Config{5}, []uint64{^uint64(0)}, []uint64{1}, 64).States[0]; got != 2 {
+		t.Errorf("64 bits: 2^64 wraps to 0, so 0 >u 0 is false; Eval gives s = %d, want 2", got)
+	}
+}
+
+// TestEmbeddedReturnsNewSlices: each call of an Embedded loader returns
+// its own slice of the one parsed set, so a target that edits its list
+// does not change another's.
+func TestEmbeddedReturnsNewSlices(t *testing.T) {
+	fsys := fstest.MapFS{
+		"alus/a.alu": {Data: []byte("stateless a(packet x) { output x; }")},
+		"alus/b.alu": {Data: []byte("stateless b(packet x) { output x + 1; }")},
+	}
+	load := grammar.Embedded(fsys, "alus")
+	first := load()
+	if len(first) != 2 || first[0].Name != "a" || first[1].Name != "b" {
+		t.Fatalf("loaded %d grammars, want a and b", len(first))
+	}
+	first[0] = first[1]
+	second := load()
+	if second[0].Name != "a" {
+		t.Errorf("after the first caller's edit, the second sees %s first, want a", second[0].Name)
+	}
+	if second[1] != first[1] {
+		t.Error("the two calls parsed the grammars twice; they should share one parse")
 	}
 }

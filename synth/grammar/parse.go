@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -645,13 +646,17 @@ func MustLoad(fsys fs.FS) []*Grammar {
 }
 
 // Embedded returns a function that loads, once, the grammars in folder dir
-// of an embedded file system: a target package's alus/*.alu.
+// of an embedded file system: a target package's alus/*.alu. Every call
+// returns a new slice, since each target.Target owns its list and
+// concurrent compiles must not see one another's edits to it; the
+// grammars in it are shared by every call and must not be changed.
 func Embedded(fsys fs.FS, dir string) func() []*Grammar {
-	return sync.OnceValue(func() []*Grammar {
+	load := sync.OnceValue(func() []*Grammar {
 		sub, err := fs.Sub(fsys, dir)
 		if err != nil {
 			panic(fmt.Sprintf("grammar: embedded folder %s: %v", dir, err))
 		}
 		return MustLoad(sub)
 	})
+	return func() []*Grammar { return slices.Clone(load()) }
 }

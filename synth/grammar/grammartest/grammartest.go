@@ -2,7 +2,9 @@
 // tests of the target packages: a configuration must implement a known
 // update, which is checked by running the grammar (Eval) against a
 // hand-written Go function and by proving equivalence at full width with
-// Z3 (Encode against the same update written as Z3 terms).
+// Z3 (synth.EncodeALU against the same update written as Z3 terms). It
+// imports synth for that encoding, which is why it is for tests only: the
+// target packages themselves import grammar alone.
 package grammartest
 
 import (
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/synth/grammar"
 )
 
@@ -83,7 +86,7 @@ func Prove(t *testing.T, g *grammar.Grammar, ex Example) {
 	for i, p := range g.Packets {
 		packets[i] = x.BVConst("p_"+p, Width)
 	}
-	terms, err := g.Encode(x, grammar.HoleConsts(x, g.Holes, ex.Config), states, packets, Width)
+	terms, err := synth.EncodeALU(x, g, synth.HoleConsts(x, g.Holes, ex.Config), states, packets, Width)
 	if err != nil {
 		t.Fatal(err)
 	}
