@@ -143,13 +143,14 @@ func TestTargetOfOneTest(t *testing.T) {
 }
 
 // TestConcurrentCompiles: two compiles of different programs, targets and
-// word widths, run at once in one process, give what each gives alone.
+// search widths (the width of synthesis's first, narrow queries), run at
+// once in one process, give what each gives alone.
 // Run under `go test -race` (make test does), it shows the phases share
 // no mutable state.
 func TestConcurrentCompiles(t *testing.T) {
 	requests := []Request{
-		{File: "marple_new_flow.p4", Target: "tofino", Synth: synth.Options{Width: 32}},
-		{File: "sampling.p4", Target: "banzai", ALU: "if_else_raw", Synth: synth.Options{Width: 32}, VerifyPackets: 200},
+		{File: "marple_new_flow.p4", Target: "tofino", Synth: synth.Options{SearchWidth: 8}},
+		{File: "sampling.p4", Target: "banzai", ALU: "if_else_raw", Synth: synth.Options{SearchWidth: 4}, VerifyPackets: 200},
 	}
 	for i := range requests {
 		r := &requests[i]
