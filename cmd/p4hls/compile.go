@@ -26,7 +26,6 @@ const exitDoesNotFit = 2
 // OUTDIR/report.json.
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
 	var req driver.Request
 	fs.StringVar(&req.Target, "target", "tofino", "the target: `tofino`, banzai or menshen")
@@ -48,11 +47,9 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := fs.String("o", "out", "write the report to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target tofino|banzai|menshen] [--alu NAME] [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--exhaustive] [--solver z3|cbc] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
-		fs.PrintDefaults()
-	}
-	files, code, done := parseArgs(fs, args, 1)
+	want := operands{synopsis: "FILE.p4", min: 1, max: 1, none: "no input file"}
+	fs.Usage = func() { printHelp(stdout, fs, want) }
+	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
 	}
