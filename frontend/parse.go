@@ -277,17 +277,20 @@ type tokenList struct {
 	*parser.P4Lexer
 	toks []antlr.Token
 	next int
+	read int // index of the furthest token the parser has asked for
 }
 
 func (l *tokenList) NextToken() antlr.Token {
 	t := l.toks[l.next]
+	l.read = l.next
 	if l.next < len(l.toks)-1 {
 		l.next++
 	}
 	return t
 }
 
-// bailout is the panic value of the first, fast parsing stage.
+// bailout is the panic value of a parse that stops at its first syntax
+// error.
 type bailout struct{}
 
 // bailStrategy stops at the first syntax error. antlr's own
@@ -301,36 +304,62 @@ func (bailStrategy) Recover(antlr.Parser, antlr.RecognitionException) { panic(ba
 func (bailStrategy) RecoverInline(antlr.Parser) antlr.Token           { panic(bailout{}) }
 func (bailStrategy) Sync(antlr.Parser)                                {}
 
+// newParser returns a parser over toks without ANTLR's console listener,
+// and the token source, which knows how far the parser read.
+func newParser(toks []antlr.Token) (*parser.P4Parser, *tokenList) {
+	input := &tokenList{P4Lexer: parser.NewP4Lexer(nil), toks: toks}
+	p := parser.NewP4Parser(antlr.NewCommonTokenStream(input, antlr.TokenDefaultChannel))
+	p.RemoveErrorListeners()
+	return p, input
+}
+
+// bailParse parses toks until the first syntax error. It returns the tree,
+// or the index of the token where parsing failed: the furthest one the
+// parser read, since ANTLR blames the token where a failed prediction
+// started, which may lie well before the one that ruled out every
+// alternative.
+func bailParse(toks []antlr.Token, mode int) (tree parser.IProgramContext, failed int) {
+	p, input := newParser(toks)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, mine := r.(bailout); !mine {
+				panic(r)
+			}
+			tree, failed = nil, input.read
+		}
+	}()
+	p.GetInterpreter().SetPredictionMode(mode)
+	p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
+	return p.Program(), -1
+}
+
 // parseTokens parses in two stages, as ANTLR recommends: SLL prediction
 // with bail-out first (fast, and right for nearly all programs), then full LL
-// with error recovery and reporting only if the first stage failed.
-func parseTokens(src *Source, toks []antlr.Token, d *diag.List) (tree parser.IProgramContext) {
-	newParser := func() *parser.P4Parser {
-		p := parser.NewP4Parser(antlr.NewCommonTokenStream(&tokenList{P4Lexer: parser.NewP4Lexer(nil), toks: toks}, antlr.TokenDefaultChannel))
-		p.RemoveErrorListeners()
-		return p
-	}
-	ok := func() (ok bool) {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, mine := r.(bailout); !mine {
-					panic(r)
-				}
-				ok = false
-			}
-		}()
-		p := newParser()
-		p.GetInterpreter().SetPredictionMode(antlr.PredictionModeSLL)
-		p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
-		tree = p.Program()
-		return true
-	}()
-	if ok {
+// with error recovery and reporting only if the first stage failed. Missing
+// semicolons are repaired and reported before the second stage.
+func parseTokens(src *Source, toks []antlr.Token, d *diag.List) parser.IProgramContext {
+	if tree, failed := bailParse(toks, antlr.PredictionModeSLL); failed < 0 {
 		return tree
 	}
-	p := newParser()
+	toks, repaired, bad := repairTerminators(src, toks, d)
+	switch {
+	case bad && repaired < maxSyntaxErrors:
+		return recoverParse(src, toks, repaired, d)
+	case bad || repaired > 0:
+		return nil
+	}
+	// SLL failed where LL succeeds: a true LL-only construct.
+	tree, _ := bailParse(toks, antlr.PredictionModeLL)
+	return tree
+}
+
+// recoverParse parses toks with ANTLR's error recovery and reports each
+// syntax error, up to the cap less the `reported` ones already reported.
+// It returns the tree only if there were none at all.
+func recoverParse(src *Source, toks []antlr.Token, reported int, d *diag.List) (tree parser.IProgramContext) {
+	p, _ := newParser(toks)
 	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeLL)
-	listener := &syntaxErrors{src: src, toks: toks, diags: d}
+	listener := &syntaxErrors{src: src, toks: toks, diags: d, count: reported}
 	p.AddErrorListener(listener)
 	func() {
 		defer func() {
@@ -343,8 +372,7 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) (tree parser.IPr
 		tree = p.Program()
 	}()
 	if listener.count == 0 {
-		// SLL failed where LL succeeds: a true LL-only construct.
-		return tree
+		return tree // error recovery found nothing to recover from
 	}
 	return nil
 }

@@ -65,16 +65,13 @@ type benchResult struct {
 // earlier compile), as a table and as JSON; and `p4hls bench transform`.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	corpus := fs.String("corpus", "testdata/p4/ok", "the folder holding the benchmark programs")
+	corpus := fs.String("corpus", "testdata/p4/ok", "the folder `DIR` holding the benchmark programs")
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
-	timeout := fs.Duration("timeout", 2*time.Minute, "time limit per compile")
+	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile")
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls bench synth|transform|alloc|sweep [--corpus DIR] [--tables N] [--json FILE] [--timeout D]")
-		fs.PrintDefaults()
-	}
-	rest, code, done := parseArgs(fs, args, 1)
+	want := operands{synopsis: "synth|transform|alloc|sweep", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc or sweep"}
+	fs.Usage = func() { printHelp(stdout, fs, want) }
+	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
 	}
@@ -87,8 +84,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
 	case "synth":
 	default:
-		fs.Usage()
-		return exitUsage
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc or sweep", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.

@@ -17,25 +17,14 @@ import (
 // own; diagnostics go to stderr in GCC's form.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
 	syntaxOnly := fs.Bool("syntax-only", false, "stop after parsing")
 	dumpIR := fs.Bool("dump-ir", false, "print the lowered IR of each valid program to stdout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterspersed(fs, args)
-	if err == flag.ErrHelp {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
-	}
-	if len(files) == 0 {
-		fmt.Fprintln(stderr, "p4hls check: no input files")
-		fs.Usage()
-		return exitUsage
+	want := operands{synopsis: "FILE.p4...", min: 1, max: -1, none: "no input files"}
+	fs.Usage = func() { printHelp(stdout, fs, want) }
+	files, code, done := parseArgs(ctx, fs, args, want, stderr)
+	if done {
+		return code
 	}
 	opts := options()
 	excerpt := isTerminal(stderr)

@@ -26,7 +26,6 @@ const exitDoesNotFit = 2
 // report.json in OUTDIR (the report even when the compile fails).
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
 	registry := driver.Registry()
 	var req driver.Request
@@ -40,8 +39,8 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.IntVar(&req.VerifyPackets, "verify", 0, "run the synthesized ALUs, and the target's output where it has a model, against the interpreter on `N` random packets")
 	fs.BoolVar(&req.NoTransform, "no-transform", false, "do not rewrite if statements into tables (phase 1 still reports)")
 	fs.StringVar(&req.Solver, "solver", "", "the allocation solver: `NAME`, "+solverHelp())
-	allocMode := fs.String("alloc", "optimal", "allocation: `optimal` (fewest stages) or feasible (the first placement found)")
-	fs.StringVar(allocMode, "mode", "optimal", "the same as --alloc: `optimal` or feasible")
+	allocMode := fs.String("alloc", "optimal", "allocation: `MODE`, optimal (fewest stages) or feasible (the first placement found)")
+	fs.StringVar(allocMode, "mode", "optimal", "the same as --alloc: `MODE`, optimal or feasible")
 	fs.IntVar(&req.Stages, "stages", 0, "the target has `N` stages (default: the target's)")
 	fs.IntVar(&req.ALUsPerStage, "alus-per-stage", 0, "each stage has `N` ALUs (default: the target's)")
 	fs.IntVar(&req.TablesPerStage, "tables-per-stage", 0, "each stage holds `N` tables (default: the target's)")
@@ -51,11 +50,9 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := fs.String("o", "out", "write the target's files and report.json to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls compile [--target NAME] [--alu NAME] [--option NAME=VALUE]... [--stages N] [--alus-per-stage N] [--tables-per-stage N] [--entries-per-table N] [--no-transform] [--no-pred-pack] [--no-preprocess] [--exhaustive] [--solver NAME] [--mode optimal|feasible] [--verify N] [--emit transformed] [--timeout D] [--cache-dir DIR] [-I DIR]... [-D NAME[=VALUE]]... [-o OUTDIR] FILE.p4")
-		fs.PrintDefaults()
-	}
-	files, code, done := parseArgs(fs, args, 1)
+	want := operands{synopsis: "FILE.p4", min: 1, max: 1, none: "no input file"}
+	fs.Usage = func() { printHelp(stdout, fs, want) }
+	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
 	}

@@ -93,7 +93,8 @@ func TestCompileFailures(t *testing.T) {
 }
 
 func TestBenchUsage(t *testing.T) {
-	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || !strings.Contains(stderr, "usage: p4hls bench synth|transform") {
+	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc or sweep\nrun 'p4hls bench --help' for usage\n"
+	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 }

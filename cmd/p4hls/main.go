@@ -5,6 +5,8 @@
 //	p4hls targets [--json]
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
 //	p4hls bench synth|transform|alloc|sweep [--json FILE]
+//	p4hls help [COMMAND]
+//	p4hls --version
 //
 // Exit status: 0 success, 1 the program is wrong, 2 usage errors (and,
 // for compile, a program the target cannot hold), 3 an internal error of
@@ -48,6 +50,7 @@ func commands() []command {
 		{"bench", "run a benchmark table (bench synth: CaT's Table 4)", runBench},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},
 		{"version", "print the version of p4hls", runVersion},
+		{"help", "print the usage of p4hls or of a command", runHelp},
 	}
 }
 
@@ -68,33 +71,67 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 			code = exitInternal
 		}
 	}()
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(stdout)
 		return exitOK
+	case "--version":
+		return runVersion(ctx, args[1:], stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "p4hls: unknown command %q\n", args[0])
-	usage(stderr)
-	return exitUsage
+	if strings.HasPrefix(args[0], "-") {
+		return usageError(stderr, "", "flag provided but not defined: %s", args[0])
+	}
+	return usageError(stderr, "", "unknown command %q", args[0])
 }
 
+// usage prints the usage of p4hls itself: every command with its summary.
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: p4hls COMMAND [options] [arguments]")
+	fmt.Fprintln(w, "usage: p4hls COMMAND [flags] [arguments]")
+	fmt.Fprintln(w, "       p4hls --help | --version")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nrun 'p4hls COMMAND -h' for a command's options")
+	fmt.Fprintln(w, "\nrun 'p4hls COMMAND --help' or 'p4hls help COMMAND' for a command's usage")
 }
 
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
+// runHelp implements `p4hls help [COMMAND]`.
+func runHelp(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("help", flag.ContinueOnError)
+	want := operands{synopsis: "[COMMAND]", min: 0, max: 1}
+	fs.Usage = func() { usage(stdout) } // it lists the commands help takes
+	names, code, done := parseArgs(ctx, fs, args, want, stderr)
+	if done {
+		return code
+	}
+	if len(names) == 0 {
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == names[0] {
+			return c.run(ctx, []string{"--help"}, stdout, stderr)
+		}
+	}
+	return usageError(stderr, "help", "unknown command %q", names[0])
+}
+
+func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	want := operands{}
+	fs.Usage = func() { printHelp(stdout, fs, want) }
+	if _, code, done := parseArgs(ctx, fs, args, want, stderr); done {
+		return code
+	}
 	fmt.Fprintf(stdout, "p4hls %s\n", version)
 	return exitOK
 }
@@ -117,23 +154,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
-}
-
-// parseArgs parses a command's flags and operands, wanting n operands;
-// when done is true the command returns code (help was asked for, or the
-// command line is wrong, which the usage explains).
-func parseArgs(fs *flag.FlagSet, args []string, n int) (operands []string, code int, done bool) {
-	operands, err := parseInterspersed(fs, args)
-	switch {
-	case err == flag.ErrHelp:
-		return nil, exitOK, true
-	case err != nil:
-		return nil, exitUsage, true
-	case len(operands) != n:
-		fs.Usage()
-		return nil, exitUsage, true
-	}
-	return operands, exitOK, false
 }
 
 // frontendFlags registers -I and -D, which every command that reads a P4

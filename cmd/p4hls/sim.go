@@ -16,16 +16,12 @@ import (
 // on the reference interpreter and reports every broken expectation.
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	options := frontendFlags(fs)
-	seed := fs.Int64("seed", 1, "seed of random() and the random hash")
+	seed := fs.Int64("seed", 1, "`N` seeds random() and the random hash")
 	target := fs.String("target", "", "run on `TARGET`'s model instead of the interpreter: menshen (then the first argument is the compile's OUTDIR)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls sim [-I DIR]... [-D NAME[=VALUE]]... [--seed N] PROGRAM.p4 TEST.stf")
-		fmt.Fprintln(stderr, "       p4hls sim --target menshen OUTDIR TEST.stf")
-		fs.PrintDefaults()
-	}
-	files, code, done := parseArgs(fs, args, 2)
+	want := operands{synopsis: "PROGRAM.p4 TEST.stf", min: 2, max: 2}
+	fs.Usage = func() { printHelp(stdout, fs, want, "--target menshen OUTDIR TEST.stf") }
+	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
 	}
@@ -35,8 +31,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "menshen":
 		return runMenshenSim(ctx, program, test, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "p4hls: sim --target %s: the targets with a model here are: menshen\n", *target)
-		return exitUsage
+		return usageError(stderr, "sim", "--target %s: the targets with a model here are: menshen", *target)
 	}
 	src, err := os.ReadFile(program)
 	if err != nil {

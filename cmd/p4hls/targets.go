@@ -33,15 +33,12 @@ type aluInfo struct {
 
 // runTargets implements `p4hls targets`: the registry, as a table or as
 // JSON.
-func runTargets(_ context.Context, args []string, stdout, stderr io.Writer) int {
+func runTargets(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("targets", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "write the targets as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: p4hls targets [--json]")
-		fs.PrintDefaults()
-	}
-	if _, code, done := parseArgs(fs, args, 0); done {
+	want := operands{}
+	fs.Usage = func() { printHelp(stdout, fs, want) }
+	if _, code, done := parseArgs(ctx, fs, args, want, stderr); done {
 		return code
 	}
 	infos := targetInfos(driver.Registry())

@@ -13,8 +13,8 @@ header app_t {
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
     apply {
-        hdr.app.a = 1
-        hdr.app.b = 2; // ERROR "syntax error: (missing ';'|unexpected 'hdr')"
+        hdr.app.a = 1 // ERROR "^expected ';' after 'hdr.app.a = 1'$"
+        hdr.app.b = 2;
     }
 }
 
