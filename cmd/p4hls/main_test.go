@@ -139,7 +139,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help", "check"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir] [--syntax-only]"},
 		{[]string{"check", "--help"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir] [--syntax-only]"},
 		{[]string{"check", "-h"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir] [--syntax-only]"},
-		{[]string{"compile", "x.p4", "--help"}, "usage: p4hls compile [-D NAME[=VALUE]]... [-I DIR]... [--alloc optimal]"},
+		{[]string{"compile", "x.p4", "--help"}, "usage: p4hls compile [-D NAME[=VALUE]]... [-I DIR]... [--alloc MODE]"},
 		{[]string{"help", "version"}, "usage: p4hls version"},
 	}
 	for _, tc := range tests {
