@@ -78,6 +78,50 @@ func (s SubAction) word() uint64 {
 
 // Lines returns the configuration's entries in the text form.
 func (c *Config) Lines() ([]string, error) {
+	entries, err := c.entries()
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(entries))
+	for i, e := range entries {
+		lines[i] = ConfigLine(e.kind, []Header{e.header}, e.bits)
+	}
+	return lines, nil
+}
+
+// confEntry is one line of the text form before it is written. Its
+// header is also the line's name for the listing: no two entries of a
+// tenant's configuration write the same place.
+type confEntry struct {
+	kind   string
+	header Header
+	bits   string
+}
+
+// The headers of a tenant's entries (§A.14): t is the table index, s the
+// stage, u the sub-unit, a a CAM or action address.
+
+func parserHeader(t int) Header { return Header{Index: t} }
+
+func deparserHeader(t int) Header { return Header{Module: 5, Index: t} }
+
+func keyHeader(s, u, t int) Header { return Header{Stage: s, Module: 1, Sub: u, Index: t} }
+
+func maskHeader(s, u, t int) Header { return Header{Stage: s, Module: 1, Sub: u, Resv: 0xF, Index: t} }
+
+func camHeader(s, u, a int) Header { return Header{Stage: s, Module: 2, Sub: u, Index: a} }
+
+func actionHeader(s, u, a int) Header {
+	return Header{Stage: s, Module: 2, Sub: u, Resv: 0xF, Index: a}
+}
+
+func indirectionHeader(s, u, a int) Header {
+	return Header{Stage: s, Module: 6, Sub: u, Resv: 0xF, Index: a}
+}
+
+// entries returns the configuration's entries in the order they are
+// written.
+func (c *Config) entries() ([]confEntry, error) {
 	if c.Tenant < 0 || c.Tenant >= numTenants {
 		return nil, fmt.Errorf("tenant %d: the target has table indices 0 to %d", c.Tenant, numTenants-1)
 	}
@@ -91,25 +135,32 @@ func (c *Config) Lines() ([]string, error) {
 	}
 	t := c.Tenant
 	pad := strings.Repeat("0", 8) // one more byte: the entry commits by itself (§A.16 rule 3)
-	lines := []string{
-		ConfigLine("Parser", []Header{{Index: t}}, parser+pad),
-		ConfigLine("Deparser", []Header{{Module: 5, Index: t}}, deparser+pad),
+	out := []confEntry{
+		{"Parser", parserHeader(t), parser + pad},
+		{"Deparser", deparserHeader(t), deparser + pad},
 	}
-	tables := append([]Table(nil), c.Tables...)
-	sort.SliceStable(tables, func(i, j int) bool {
-		return tables[i].Stage < tables[j].Stage || tables[i].Stage == tables[j].Stage && tables[i].Sub < tables[j].Sub
-	})
+	tables := c.sortedTables()
 	for i, tb := range tables {
 		if i > 0 && tables[i-1].Stage == tb.Stage && tables[i-1].Sub == tb.Sub {
 			return nil, fmt.Errorf("two tables in stage %d, sub-unit %d", tb.Stage, tb.Sub)
 		}
-		ls, err := tb.lines(t)
+		es, err := tb.entries(t)
 		if err != nil {
 			return nil, fmt.Errorf("table in stage %d, sub-unit %d: %w", tb.Stage, tb.Sub, err)
 		}
-		lines = append(lines, ls...)
+		out = append(out, es...)
 	}
-	return lines, nil
+	return out, nil
+}
+
+// sortedTables returns the tables in the order their entries are
+// written: by stage, then sub-unit.
+func (c *Config) sortedTables() []Table {
+	tables := append([]Table(nil), c.Tables...)
+	sort.SliceStable(tables, func(i, j int) bool {
+		return tables[i].Stage < tables[j].Stage || tables[i].Stage == tables[j].Stage && tables[i].Sub < tables[j].Sub
+	})
+	return tables
 }
 
 func parseEntry(fields []FieldMap) (string, error) {
@@ -127,7 +178,7 @@ func parseEntry(fields []FieldMap) (string, error) {
 	return b.String(), nil
 }
 
-func (tb Table) lines(tenant int) ([]string, error) {
+func (tb Table) entries(tenant int) ([]confEntry, error) {
 	switch {
 	case tb.Stage < 0 || tb.Stage >= numStages || tb.Sub < 0 || tb.Sub >= numSubUnits:
 		return nil, fmt.Errorf("the target has stages 0 to %d and sub-units 0 to %d", numStages-1, numSubUnits-1)
@@ -151,9 +202,9 @@ func (tb Table) lines(tenant int) ([]string, error) {
 	ke.WriteString(strings.Repeat("0", 20+4))      // unused bits, then the text form's padding
 	mask.WriteString("1" + strings.Repeat("0", 7)) // key bit 0 ignored; padding
 	s, u := tb.Stage, tb.Sub
-	lines := []string{
-		ConfigLine("KeyExtractConf", []Header{{Stage: s, Module: 1, Sub: u, Index: tenant}}, ke.String()),
-		ConfigLine("CAMMaskConf", []Header{{Stage: s, Module: 1, Sub: u, Resv: 0xF, Index: tenant}}, mask.String()),
+	out := []confEntry{
+		{"KeyExtractConf", keyHeader(s, u, tenant), ke.String()},
+		{"CAMMaskConf", maskHeader(s, u, tenant), mask.String()},
 	}
 	for a, e := range tb.Entries {
 		if len(e.Key) != len(tb.Key) || e.Action < 0 || e.Action >= len(tb.Actions) {
@@ -169,9 +220,9 @@ func (tb Table) lines(tenant int) ([]string, error) {
 			fmt.Fprintf(&cam, "%032b", v)
 		}
 		cam.WriteString("0" + strings.Repeat("0", 3)) // key bit 0 (ignored), padding
-		lines = append(lines, ConfigLine("CAMConf", []Header{{Stage: s, Module: 2, Sub: u, Index: a}}, cam.String()))
+		out = append(out, confEntry{"CAMConf", camHeader(s, u, a), cam.String()})
 		if e.Action != 0 { // the indirection RAM starts at 0 (§A.9)
-			lines = append(lines, ConfigLine("IndirectionConf", []Header{{Stage: s, Module: 6, Sub: u, Resv: 0xF, Index: a}}, fmt.Sprintf("%08b", e.Action)))
+			out = append(out, confEntry{"IndirectionConf", indirectionHeader(s, u, a), fmt.Sprintf("%08b", e.Action)})
 		}
 	}
 	for a, act := range tb.Actions {
@@ -179,9 +230,9 @@ func (tb Table) lines(tenant int) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("action %d: %w", a, err)
 		}
-		lines = append(lines, ConfigLine("RAMConf", []Header{{Stage: s, Module: 2, Sub: u, Resv: 0xF, Index: a}}, bits))
+		out = append(out, confEntry{"RAMConf", actionHeader(s, u, a), bits})
 	}
-	return lines, nil
+	return out, nil
 }
 
 // bits is the action word (§A.10): container 63's sub-action first,

@@ -157,6 +157,7 @@ func (l *lowering) graph(g *synth.Graph, alus []int, first int, at func(int) (*s
 				return errorAt(g.Action.Span, "%s: %v", what(g.Action), err)
 			}
 			slot[u] = c
+			l.cs.notes[c] = fmt.Sprintf("a temporary of action %s", g.Action.Name)
 		}
 	}
 	last := first

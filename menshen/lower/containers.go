@@ -50,10 +50,13 @@ type containers struct {
 	// restore marks narrow header fields whose writes overwrite the bytes
 	// after them in their container.
 	restore map[string]bool
+	// notes say what the containers that hold no field are for.
+	notes map[int]string
 }
 
 func newContainers(lay *layout) *containers {
-	return &containers{lay: lay, fields: map[string]*place{}, exprs: map[string]ir.Expr{}, written: map[string]bool{}, restore: map[string]bool{}}
+	return &containers{lay: lay, fields: map[string]*place{}, exprs: map[string]ir.Expr{}, written: map[string]bool{}, restore: map[string]bool{},
+		notes: map[int]string{}}
 }
 
 func (cs *containers) used() int { return cs.next }
@@ -228,6 +231,7 @@ func (cs *containers) maps() (parse, deparse []menshen.FieldMap, err error) {
 			}
 			atWire[end] = c
 			parse = append(parse, menshen.FieldMap{Container: c, Offset: end})
+			cs.notes[c] = fmt.Sprintf("the 4 bytes after %s, stored back after it", n)
 		}
 		stored[c] = true
 	}

@@ -102,6 +102,7 @@ func (l *lowering) egressTable() error {
 		return fmt.Errorf("the program may set the egress port after dropping the packet; Menshen decides between them in a table after the last that sets the port, and stage %d has no room for it", s)
 	}
 	tb := menshen.Table{Stage: s, Sub: l.subUnits[s], Key: []int{c}, Ignore: []uint32{^(uint32(1<<9-1) << uint(p.shift()))}}
+	notes := menshen.TableNotes{Name: "the egress decision, after the last table that sets " + p.field}
 	l.subUnits[s]++
 	var sorted []uint32
 	for v := range values {
@@ -110,11 +111,12 @@ func (l *lowering) egressTable() error {
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 	for _, v := range sorted {
 		var a menshen.Action
+		what := fmt.Sprintf("port %d (the RTL's port %d)", v, v^portXor)
 		switch {
 		case v == 0:
 			continue // the default port: nothing to do
 		case v == dropPort:
-			a.Discard = true
+			a.Discard, what = true, "drop"
 		case v > 255:
 			return fmt.Errorf("egress port %d: Menshen's ports are 8 bits", v)
 		default:
@@ -123,7 +125,10 @@ func (l *lowering) egressTable() error {
 		}
 		tb.Entries = append(tb.Entries, menshen.Entry{Key: []uint32{v << uint(p.shift())}, Action: len(tb.Actions)})
 		tb.Actions = append(tb.Actions, a)
+		notes.Entries = append(notes.Entries, fmt.Sprintf("%s == %d", p.field, v))
+		notes.Actions = append(notes.Actions, what)
 	}
 	l.tables = append(l.tables, tb)
+	l.tableNotes[menshen.SubUnit{Stage: tb.Stage, Sub: tb.Sub}] = notes
 	return nil
 }

@@ -39,6 +39,9 @@ type Result struct {
 	// Containers counts the containers used; Stages the stages the
 	// tables take (the egress decision may take one after allocation's).
 	Containers, Stages int
+	// Notes name the P4 table, entry, action, field and register behind
+	// each part of Config, for its listing (Listing).
+	Notes menshen.Notes
 }
 
 // Cell is a stage's container ALU, whose state word holds a register.
@@ -61,7 +64,7 @@ func Lower(in Input) (*Result, error) {
 		return nil, err
 	}
 	l := &lowering{in: in, lay: lay, cs: newContainers(lay), registers: map[string]Cell{},
-		subUnits: map[int]int{}, portStage: -1}
+		subUnits: map[int]int{}, portStage: -1, tableNotes: map[menshen.SubUnit]menshen.TableNotes{}}
 	if err := checkRegisters(in.Program); err != nil {
 		return nil, err
 	}
@@ -93,7 +96,8 @@ func Lower(in Input) (*Result, error) {
 	for _, tb := range l.tables {
 		stages = max(stages, tb.Stage+1)
 	}
-	return &Result{Config: cfg, Registers: l.registers, Containers: l.cs.used(), Stages: stages}, nil
+	notes := menshen.Notes{Containers: l.cs.containerNames(), Tables: l.tableNotes, State: stateNames(l.registers)}
+	return &Result{Config: cfg, Registers: l.registers, Containers: l.cs.used(), Stages: stages, Notes: notes}, nil
 }
 
 // lowering is the state of one Lower call.
@@ -110,6 +114,8 @@ type lowering struct {
 	// (egress.go).
 	deferPort bool
 	portStage int
+	// tableNotes say what each sub-unit's table came from.
+	tableNotes map[menshen.SubUnit]menshen.TableNotes
 }
 
 // placeStandardReads gives the standard metadata fields that keys and
@@ -229,7 +235,8 @@ func (l *lowering) node(n *transform.Node, entries []entry) error {
 		if lo == hi && i > 0 {
 			continue // an empty part needs no sub-unit
 		}
-		if err := l.part(n, m, rows[lo:hi], actions, stages, alus[i]); err != nil {
+		name := partName(n, i, len(parts))
+		if err := l.part(n, name, guardNote(guard), m, rows[lo:hi], actions, stages, alus[i]); err != nil {
 			return err
 		}
 	}
@@ -252,8 +259,9 @@ func disjoint(n *transform.Node) bool {
 
 // part emits one part of a table: in each of its stages a sub-unit with
 // the part's entries, whose action words hold what each action does in
-// that stage.
-func (l *lowering) part(n *transform.Node, m *matcher, rows []row, actions []*ir.Action, stages []int, alus [][]int) error {
+// that stage. name says what the part implements and guard when it is
+// matched, for the notes.
+func (l *lowering) part(n *transform.Node, name, guard string, m *matcher, rows []row, actions []*ir.Action, stages []int, alus [][]int) error {
 	steps := make([][]step, len(actions)) // per action, per stage of the part
 	for k, a := range actions {
 		var err error
@@ -269,6 +277,7 @@ func (l *lowering) part(n *transform.Node, m *matcher, rows []row, actions []*ir
 		}
 		l.subUnits[s]++
 		tb := menshen.Table{Stage: s, Sub: u, Key: m.containers, Ignore: m.ignore}
+		notes := menshen.TableNotes{Name: name + stageNote(j, len(stages)) + guard}
 		words := map[string]int{}
 		for _, r := range rows {
 			act, err := steps[r.action][j].word(r.data)
@@ -283,11 +292,14 @@ func (l *lowering) part(n *transform.Node, m *matcher, rows []row, actions []*ir
 				tb.Actions = append(tb.Actions, act)
 			}
 			tb.Entries = append(tb.Entries, menshen.Entry{Key: r.key, Action: idx})
+			notes.Entries = append(notes.Entries, r.note)
+			notes.Actions = addNote(notes.Actions, idx, call(actions[r.action], r.data))
 		}
 		if len(tb.Entries) > 256 {
 			return errorAt(n.Span, "table %s needs %d CAM entries in stage %d; the CAM holds 256", nodeName(n), len(tb.Entries), s)
 		}
 		l.tables = append(l.tables, tb)
+		l.tableNotes[menshen.SubUnit{Stage: s, Sub: u}] = notes
 	}
 	return nil
 }

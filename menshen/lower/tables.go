@@ -165,6 +165,7 @@ type entry struct {
 	order    int
 	action   *ir.Action
 	data     []*big.Int
+	note     string // the entry in the program's terms, for the listing
 }
 
 // groupEntries collects each ingress table's entries, best first (as the
@@ -188,9 +189,11 @@ func groupEntries(prog *ir.Program, c *ir.Control, installed []interp.TableEntry
 				}
 				en.data = append(en.data, k.Value)
 			}
+			en.note = entryNote(t, fmt.Sprintf("const entry %d", i+1), en.keys, en.action, en.data)
 			out[t] = append(out[t], en)
 		}
 	}
+	added := map[*ir.Table]int{}
 	for i, te := range installed {
 		t := c.Table(tableName(c, te.Table))
 		if t == nil {
@@ -205,7 +208,9 @@ func groupEntries(prog *ir.Program, c *ir.Control, installed []interp.TableEntry
 		if a == nil {
 			return nil, fmt.Errorf("entry for %s: the table has no action %s", te.Table, te.Entry.Action)
 		}
-		out[t] = append(out[t], entry{keys: te.Entry.Keys, priority: te.Entry.Priority, order: len(t.Entries) + i, action: a, data: te.Entry.Data})
+		added[t]++
+		note := entryNote(t, fmt.Sprintf("added entry %d", added[t]), te.Entry.Keys, a, te.Entry.Data)
+		out[t] = append(out[t], entry{keys: te.Entry.Keys, priority: te.Entry.Priority, order: len(t.Entries) + i, action: a, data: te.Entry.Data, note: note})
 	}
 	for t, es := range out {
 		sortEntries(t, es)
@@ -372,6 +377,7 @@ type row struct {
 	key    []uint32
 	action int
 	data   []*big.Int
+	note   string // the entry it came from, for the listing
 }
 
 // rows turns a table's entries into CAM entries, best first; a keyless
@@ -390,7 +396,7 @@ func (l *lowering) rows(n *transform.Node, m *matcher, entries []entry, actions 
 		return -1
 	}
 	if n.Kind != transform.TableNode || len(n.Table.Keys) == 0 {
-		r := row{key: append([]uint32(nil), m.guard...)}
+		r := row{key: append([]uint32(nil), m.guard...), note: "keyless: " + call(actions[0], nil)}
 		if n.Kind == transform.TableNode {
 			r.action = index(n.Table.Default.Action)
 			for _, a := range n.Table.Default.Args {
@@ -400,6 +406,7 @@ func (l *lowering) rows(n *transform.Node, m *matcher, entries []entry, actions 
 				}
 				r.data = append(r.data, k.Value)
 			}
+			r.note = "keyless: the default action " + call(n.Table.Default.Action, r.data)
 		}
 		return []row{r}, nil
 	}
@@ -417,6 +424,7 @@ func (l *lowering) rows(n *transform.Node, m *matcher, entries []entry, actions 
 			}
 			catchAll.data = append(catchAll.data, k.Value)
 		}
+		catchAll.note = "the default action " + call(d.Action, catchAll.data) + ", as an entry matching every key (a miss runs nothing)"
 		entries = append(entries[:len(entries):len(entries)], catchAll)
 	}
 	var out []row
@@ -481,7 +489,11 @@ func (l *lowering) expand(n *transform.Node, m *matcher, e entry, action int) ([
 		for i, f := range frees {
 			k[f.slot] |= uint32(v>>i&1) << f.bit
 		}
-		out = append(out, row{key: k, action: action, data: e.data})
+		note := e.note
+		if len(frees) > 0 {
+			note += fmt.Sprintf(" (CAM entry %d of the %d it expands to)", v+1, 1<<len(frees))
+		}
+		out = append(out, row{key: k, action: action, data: e.data, note: note})
 	}
 	return out, nil
 }
