@@ -69,7 +69,7 @@ func TestBinaryOverCorpus(t *testing.T) {
 		t.Errorf("menshen: exit %d\n%s", code, stderr)
 	}
 	checkReport(t, "sampling.p4 (menshen)", out, "menshen")
-	for _, f := range []string{"menshen.conf", "menshen-config.pcap", "menshen.json"} {
+	for _, f := range []string{"menshen.conf", "menshen-config.pcap", "menshen.json", "menshen.txt"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("menshen: %v", err)
 		}

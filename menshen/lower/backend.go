@@ -21,13 +21,15 @@ import (
 )
 
 // The files the Menshen backend writes: the configuration in its text
-// form (one entry per line), the same entries as control frames, and the
+// form (one entry per line), the same entries as control frames, the
 // compile that made them (BuildFile), from which `p4hls sim --target
-// menshen` rebuilds the machine.
+// menshen` rebuilds the machine, and the configuration in words, line by
+// line, for a person to review.
 const (
-	ConfigFile = "menshen.conf"
-	PcapFile   = "menshen-config.pcap"
-	BuildFile  = "menshen.json"
+	ConfigFile  = "menshen.conf"
+	PcapFile    = "menshen-config.pcap"
+	BuildFile   = "menshen.json"
+	ListingFile = "menshen.txt"
 )
 
 // DefaultTenant is the VLAN ID p4hls gives a program on Menshen when the
@@ -96,11 +98,16 @@ func (b Backend) Emit(_ context.Context, c *backends.Compiled, opts backends.Opt
 	if err != nil {
 		return nil, err
 	}
+	listing, err := lr.Listing()
+	if err != nil {
+		return nil, err
+	}
 	out := &backends.Output{
 		Artifacts: []backends.Artifact{
 			{Name: ConfigFile, MediaType: "text/plain", Data: []byte(strings.Join(lines, "\n") + "\n")},
 			{Name: PcapFile, MediaType: "application/vnd.tcpdump.pcap", Data: pcap.Bytes()},
 			{Name: BuildFile, MediaType: "application/json", Data: build},
+			{Name: ListingFile, MediaType: "text/plain", Data: []byte(listing)},
 		},
 		Report: &Report{Tenant: in.Tenant, Containers: lr.Containers, Entries: len(lines), Registers: lr.Registers},
 	}
