@@ -1,105 +1,40 @@
-package lower
+package lower_test
 
 import (
 	"context"
 	"math/big"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/p4hls/p4hls/alloc"
-	"github.com/p4hls/p4hls/backends"
+	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
-	"github.com/p4hls/p4hls/ir"
-	"github.com/p4hls/p4hls/menshen"
+	"github.com/p4hls/p4hls/menshen/lower"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/transform"
 )
 
-// compiled builds what the driver gives the lowering, from the packages
-// below it: phase 1's analysis of the program as written, the
-// synthesized @atomic actions, and a placement made by hand instead of
-// allocation's: every node in stages of its own, one after another (so
-// no dependency can break), each ALU of a synthesized action at its
-// depth.
-func compiled(t *testing.T, prog *ir.Program) backends.Compiled {
+// compiled compiles a program for Menshen (file names it; src is its
+// text, or nil to read the file) and returns the lowering's input.
+func compiled(t *testing.T, file string, src []byte) lower.Input {
 	t.Helper()
-	ctx := context.Background()
-	an, err := transform.Analyze(ctx, prog, transform.Options{TablesPerStage: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg := menshen.Target()
-	stateful, err := tg.Grammar(tg.Stateful)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateless, err := tg.Grammar(tg.Stateless)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := backends.Compiled{Program: prog, Placement: &alloc.Solution{}, Graphs: map[string]*synth.Graph{}}
-	for _, a := range prog.AtomicActions() {
-		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{})
-		if err != nil {
+	file = filepath.Join(corpus.Dir(), "ok", file)
+	if src == nil {
+		var err error
+		if src, err = os.ReadFile(file); err != nil {
 			t.Fatal(err)
 		}
-		g, _, err := synth.Synthesize(ctx, tx, stateful, stateless, synth.Options{})
-		if err != nil {
-			t.Fatalf("action %s: %v", a.Name, err)
-		}
-		c.Graphs[a.Name] = g
 	}
-	next := 0
-	for _, cg := range an.Controls {
-		if cg.Control == prog.Pipeline[2].Control {
-			c.Ingress, c.Base = cg, len(c.Placement.Parts)
-		}
-		for _, n := range cg.Nodes {
-			next = placeNode(c.Placement, n, c.Graphs, next)
-		}
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: "menshen",
+		Synth: synth.Options{Cache: sharedCache}}, nil)
+	if err != nil {
+		t.Fatal(err, res.Diagnostics.String())
 	}
-	if c.Ingress == nil {
-		t.Fatal("no ingress control")
-	}
-	return c
-}
-
-// placeNode gives a node one part from stage next on, as deep as its
-// deepest action; it returns the next free stage. Gateways take none:
-// Menshen has none.
-func placeNode(sol *alloc.Solution, n *transform.Node, graphs map[string]*synth.Graph, next int) int {
-	actions := n.Actions()
-	if n.Kind == transform.DefaultNode {
-		actions = actions[:0]
-		actions = append(actions, nil) // the statements: one plain action
-	}
-	depth := 1
-	var alus [][]int
-	for _, a := range actions {
-		var stages []int
-		if a != nil {
-			if g, ok := graphs[a.Name]; ok {
-				for _, u := range g.ALUs {
-					stages = append(stages, next+u.Depth)
-					depth = max(depth, u.Depth+1)
-				}
-			}
-		}
-		alus = append(alus, stages)
-	}
-	var part []int
-	for s := next; s < next+depth; s++ {
-		part = append(part, s)
-	}
-	sol.Parts = append(sol.Parts, [][]int{part})
-	sol.ALUs = append(sol.ALUs, [][][]int{alus})
-	if n.Kind == transform.GatewayNode {
-		return next
-	}
-	return next + depth
+	return menshenInput(t, res, nil)
 }
 
 // explained returns the configuration lines a listing's lines say they
@@ -138,8 +73,8 @@ func explained(t *testing.T, listing string) map[int]bool {
 // frame, 46 on the wire behind the VLAN tag; hdr.app.isValid() is
 // hdr.udp.dstPort == 5555 (0x15b3), in the top 16 bits of its container.
 func TestListingSampling(t *testing.T) {
-	in := Input{Compiled: compiled(t, corpus.Load(t, "sampling.p4")), Tenant: 1}
-	res, err := Lower(in)
+	in := compiled(t, "sampling.p4", nil)
+	res, err := lower.Lower(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +100,7 @@ func TestListingSampling(t *testing.T) {
 // classifier; the entries' P4 names, the wide MAC's containers, the
 // port (v1model's 3 is the RTL's 3 XOR 4 = 7) and the drop are listed.
 func TestListingL2Sampling(t *testing.T) {
-	in := Input{Compiled: compiled(t, corpus.Load(t, "../../menshen/l2_sampling.p4")), Tenant: 1}
+	in := compiled(t, "../../menshen/l2_sampling.p4", nil)
 	n := func(v int64) *big.Int { return big.NewInt(v) }
 	exact := func(v int64) interp.Match { return interp.Match{Kind: interp.MatchExact, Value: n(v)} }
 	in.Entries = []interp.TableEntry{
@@ -174,7 +109,7 @@ func TestListingL2Sampling(t *testing.T) {
 		{Table: "MyIngress.port_mac", Entry: interp.Entry{Action: "set_smac", Keys: []interp.Match{exact(3)}, Data: []*big.Int{n(0xaa)}}},
 		{Table: "MyIngress.classify", Entry: interp.Entry{Action: "set_class", Keys: []interp.Match{exact(0x1234), exact(0)}, Data: []*big.Int{n(7)}}},
 	}
-	res, err := Lower(in)
+	res, err := lower.Lower(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,10 +152,10 @@ control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadat
 }
 BENCH_MAIN
 `
-	in := Input{Compiled: compiled(t, corpus.LoadSource(t, "egress.p4", []byte(src))), Tenant: 1,
-		Entries: []interp.TableEntry{{Table: "MyIngress.acl", Entry: interp.Entry{Action: "drop",
-			Keys: []interp.Match{{Kind: interp.MatchExact, Value: big.NewInt(9)}}}}}}
-	res, err := Lower(in)
+	in := compiled(t, "egress.p4", []byte(src))
+	in.Entries = []interp.TableEntry{{Table: "MyIngress.acl", Entry: interp.Entry{Action: "drop",
+		Keys: []interp.Match{{Kind: interp.MatchExact, Value: big.NewInt(9)}}}}}
+	res, err := lower.Lower(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +176,7 @@ BENCH_MAIN
 // checkListing lists a lowering, checks that it explains every line of
 // the text form and names every table and register of the program, and
 // returns it.
-func checkListing(t *testing.T, in Input, res *Result) string {
+func checkListing(t *testing.T, in lower.Input, res *lower.Result) string {
 	t.Helper()
 	listing, err := res.Listing()
 	if err != nil {
