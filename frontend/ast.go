@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // The AST mirrors the P4-16 grammar closely and holds no resolved meaning:
@@ -434,10 +435,11 @@ type Stmt interface {
 	stmt()
 }
 
-// AssignStmt is lhs op= rhs; Op is "=" or a compound operator without "=".
+// AssignStmt is lhs op= rhs: Op is ir.NoOp for a plain =, else the binary
+// operator of a compound assignment (ir.Add for +=).
 type AssignStmt struct {
 	At
-	Op  string // "" for plain =, else the binary operator ("+", "|+|", ">>", ...)
+	Op  ir.Op
 	LHS Expr
 	RHS Expr
 }
@@ -623,15 +625,14 @@ type CallExpr struct {
 // UnaryExpr is !x, ~x, -x or +x.
 type UnaryExpr struct {
 	At
-	Op string
+	Op ir.Op
 	X  Expr
 }
 
-// BinaryExpr is x op y; Op is the operator as written (">>" for the two
-// tokens > >).
+// BinaryExpr is x op y (Op is ir.Shr for the two tokens > >).
 type BinaryExpr struct {
 	At
-	Op   string
+	Op   ir.Op
 	X, Y Expr
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend/parser"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // builder turns the ANTLR parse tree into the AST. It runs only on a tree
@@ -642,13 +643,25 @@ func (b *builder) exprStmt(at At, x Expr) Stmt {
 
 func (b *builder) assign(at At, lhs parser.IExpressionContext, op parser.IAssignOpContext, rhs parser.IExpressionContext) *AssignStmt {
 	s := &AssignStmt{At: at, LHS: b.expr(lhs), RHS: b.expr(rhs)}
-	text := op.GetText()
-	if op.GT() != nil {
+	switch {
+	case op.ASSIGN() != nil: // a plain =: no operator
+	case op.GT() != nil:
 		b.checkAdjacent(op.GT().GetSymbol(), op.GE().GetSymbol(), ">>=")
-		text = ">>="
+		s.Op = ir.Shr
+	default:
+		s.Op = b.op(at, strings.TrimSuffix(op.GetText(), "="), 2)
 	}
-	s.Op = strings.TrimSuffix(text, "=")
 	return s
+}
+
+// op maps an operator token's text to its operator. A miss is an operator
+// the grammar parses and ir has no row for.
+func (b *builder) op(at At, text string, operands int) ir.Op {
+	op, ok := ir.LookupOp(text, operands)
+	if !ok {
+		b.diags.Errorf(at, diag.Unsupported, "operator %s is not supported", text)
+	}
+	return op
 }
 
 // checkAdjacent reports `> >` written with a space where >> was meant: the
@@ -756,16 +769,16 @@ func (b *builder) expr(c parser.IExpressionContext) Expr {
 		}
 		return call
 	case *parser.UnaryExprContext:
-		return &UnaryExpr{At: at, Op: e.GetOp().GetText(), X: b.expr(e.Expression())}
+		return &UnaryExpr{At: at, Op: b.op(at, e.GetOp().GetText(), 1), X: b.expr(e.Expression())}
 	case *parser.CastExprContext:
 		return &CastExpr{At: at, Type: b.typeRef(e.TypeRef()), X: b.expr(e.Expression())}
 	case *parser.BinaryExprContext:
-		return &BinaryExpr{At: at, Op: e.GetOp().GetText(), X: b.expr(e.Expression(0)), Y: b.expr(e.Expression(1))}
+		return &BinaryExpr{At: at, Op: b.op(at, e.GetOp().GetText(), 2), X: b.expr(e.Expression(0)), Y: b.expr(e.Expression(1))}
 	case *parser.ShiftExprContext:
-		op := "<<"
+		op := ir.Shl
 		if gts := e.AllGT(); len(gts) == 2 {
-			b.checkAdjacent(gts[0].GetSymbol(), gts[1].GetSymbol(), ">>")
-			op = ">>"
+			b.checkAdjacent(gts[0].GetSymbol(), gts[1].GetSymbol(), ir.Shr.String())
+			op = ir.Shr
 		}
 		return &BinaryExpr{At: at, Op: op, X: b.expr(e.Expression(0)), Y: b.expr(e.Expression(1))}
 	case *parser.CondExprContext:

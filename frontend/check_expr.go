@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // expr checks e and returns its type. want, when not nil, is the type the
@@ -309,11 +310,11 @@ func (c *checker) unaryExpr(e *UnaryExpr) Type {
 	}
 	ok := false
 	switch e.Op {
-	case "!":
+	case ir.LNot:
 		ok = xt == tBool
-	case "~":
+	case ir.BitNot:
 		_, ok = xt.(*BitsType)
-	case "-", "+":
+	case ir.Neg, ir.Plus:
 		switch xt.(type) {
 		case *BitsType, IntType:
 			ok = true
@@ -393,37 +394,38 @@ func (c *checker) enumToBits(e Expr, t, other Type) Type {
 
 func (c *checker) binaryExpr(e *BinaryExpr) Type {
 	switch e.Op {
-	case "<<", ">>":
+	case ir.Shl, ir.Shr:
 		return c.shiftExpr(e)
-	case "++":
+	case ir.Concat:
 		return c.concatExpr(e)
 	}
-	t, ok := c.balance(e.Op, e.X, e.Y)
+	t, ok := c.balance(e.Op.String(), e.X, e.Y)
 	if !ok {
 		return tInvalid
 	}
 	result := t
+	if e.Op.Comparison() {
+		result = tBool
+	}
 	valid := false
 	_, isBits := t.(*BitsType)
 	_, isInt := t.(IntType)
 	switch e.Op {
-	case "&&", "||":
+	case ir.LAnd, ir.LOr:
 		valid = t == tBool
-	case "==", "!=":
+	case ir.Eq, ir.Ne:
 		switch t.(type) {
 		case *FuncType, *TableType, *ActionType, *ObjectType, VoidType, *ApplyResultType:
 		default:
 			valid = true
 		}
-		result = tBool
-	case "<", ">", "<=", ">=":
+	case ir.Lt, ir.Gt, ir.Le, ir.Ge:
 		valid = isBits || isInt
-		result = tBool
-	case "+", "-", "*", "&", "|", "^":
+	case ir.Add, ir.Sub, ir.Mul, ir.BitAnd, ir.BitOr, ir.BitXor:
 		valid = isBits || isInt
-	case "|+|", "|-|":
+	case ir.SatAdd, ir.SatSub:
 		valid = isBits
-	case "/", "%":
+	case ir.Div, ir.Mod:
 		if b, ok := t.(*BitsType); ok {
 			valid = !b.Signed
 		} else {
@@ -438,13 +440,13 @@ func (c *checker) binaryExpr(e *BinaryExpr) Type {
 		if vy, ok := c.out.Values[e.Y]; ok {
 			if r, ok := foldBinary(e.Op, vx, vy, t); ok {
 				c.setValue(e, r)
-			} else if e.Op == "/" || e.Op == "%" {
+			} else if e.Op == ir.Div || e.Op == ir.Mod {
 				c.errorf(e, diag.TypeMismatch, "%s of constants %v and %v is undefined (zero or negative operand)", e.Op, vx, vy)
 				return tInvalid
 			}
 		}
 	}
-	if isInt && (e.Op == "/" || e.Op == "%") {
+	if isInt && (e.Op == ir.Div || e.Op == ir.Mod) {
 		if _, ok := c.out.Values[e]; !ok {
 			c.errorf(e, diag.NotConstant, "%s on int needs compile-time constants", e.Op)
 		}

@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // ------------------------------------------------------------------ functions, actions
@@ -560,7 +561,7 @@ func (c *checker) assign(s *AssignStmt) {
 		c.expr(s.RHS, nil)
 		return
 	}
-	if s.Op == "" {
+	if s.Op == ir.NoOp {
 		c.expr(s.RHS, lt)
 		c.convert(s.RHS, lt, "assignment")
 		return

@@ -2,6 +2,8 @@ package frontend
 
 import (
 	"math/big"
+
+	"github.com/p4hls/p4hls/ir"
 )
 
 // A constant value is one of: *big.Int (for int, bit<W>, int<W>, and
@@ -42,21 +44,21 @@ func fits(v *big.Int, t *BitsType) bool {
 }
 
 // foldUnary folds op x for a constant x of type t.
-func foldUnary(op string, x any, t Type) (any, bool) {
+func foldUnary(op ir.Op, x any, t Type) (any, bool) {
 	switch op {
-	case "!":
+	case ir.LNot:
 		if b, ok := x.(bool); ok {
 			return !b, true
 		}
-	case "-":
+	case ir.Neg:
 		if v, ok := x.(*big.Int); ok {
 			return wrap(new(big.Int).Neg(v), t), true
 		}
-	case "+":
+	case ir.Plus:
 		if v, ok := x.(*big.Int); ok {
 			return v, true
 		}
-	case "~":
+	case ir.BitNot:
 		v, ok := x.(*big.Int)
 		b, sized := t.(*BitsType)
 		if ok && sized {
@@ -70,20 +72,20 @@ func foldUnary(op string, x any, t Type) (any, bool) {
 // operands have after implicit casts). It returns false when the operation
 // is not constant-foldable (or undefined, as division by zero, which the
 // checker reports).
-func foldBinary(op string, x, y any, t Type) (any, bool) {
+func foldBinary(op ir.Op, x, y any, t Type) (any, bool) {
 	if bx, ok := x.(bool); ok {
 		by, ok := y.(bool)
 		if !ok {
 			return nil, false
 		}
 		switch op {
-		case "&&":
+		case ir.LAnd:
 			return bx && by, true
-		case "||":
+		case ir.LOr:
 			return bx || by, true
-		case "==":
+		case ir.Eq:
 			return bx == by, true
-		case "!=":
+		case ir.Ne:
 			return bx != by, true
 		}
 		return nil, false
@@ -91,41 +93,41 @@ func foldBinary(op string, x, y any, t Type) (any, bool) {
 	vx, ok1 := x.(*big.Int)
 	vy, ok2 := y.(*big.Int)
 	if !ok1 || !ok2 {
-		if op == "==" || op == "!=" {
+		if op == ir.Eq || op == ir.Ne {
 			if x == nil || y == nil {
 				return nil, false
 			}
 			eq := x == y
-			return eq == (op == "=="), true
+			return eq == (op == ir.Eq), true
 		}
 		return nil, false
 	}
 	r := new(big.Int)
 	switch op {
-	case "+":
+	case ir.Add:
 		r.Add(vx, vy)
-	case "-":
+	case ir.Sub:
 		r.Sub(vx, vy)
-	case "*":
+	case ir.Mul:
 		r.Mul(vx, vy)
-	case "/", "%":
+	case ir.Div, ir.Mod:
 		if vy.Sign() == 0 || vx.Sign() < 0 || vy.Sign() < 0 {
 			return nil, false
 		}
-		if op == "/" {
+		if op == ir.Div {
 			r.Quo(vx, vy)
 		} else {
 			r.Rem(vx, vy)
 		}
-	case "&":
+	case ir.BitAnd:
 		r.And(vx, vy)
-	case "|":
+	case ir.BitOr:
 		r.Or(vx, vy)
-	case "^":
+	case ir.BitXor:
 		r.Xor(vx, vy)
-	case "<<", ">>":
+	case ir.Shl, ir.Shr:
 		if vy.Sign() < 0 || !vy.IsInt64() || vy.Int64() > 4096 {
-			if op == ">>" || vy.Sign() < 0 {
+			if op == ir.Shr || vy.Sign() < 0 {
 				return nil, false
 			}
 			// Shifting a sized value by more than its width gives 0.
@@ -135,30 +137,30 @@ func foldBinary(op string, x, y any, t Type) (any, bool) {
 			return nil, false
 		}
 		n := uint(vy.Int64())
-		if op == "<<" {
+		if op == ir.Shl {
 			r.Lsh(vx, n)
 		} else {
 			r.Rsh(vx, n) // arithmetic for negative signed values, as P4 says
 		}
-	case "|+|", "|-|":
-		if op == "|+|" {
+	case ir.SatAdd, ir.SatSub:
+		if op == ir.SatAdd {
 			r.Add(vx, vy)
 		} else {
 			r.Sub(vx, vy)
 		}
 		return saturate(r, t), true
-	case "==", "!=", "<", ">", "<=", ">=":
+	case ir.Eq, ir.Ne, ir.Lt, ir.Gt, ir.Le, ir.Ge:
 		c := vx.Cmp(vy)
 		switch op {
-		case "==":
+		case ir.Eq:
 			return c == 0, true
-		case "!=":
+		case ir.Ne:
 			return c != 0, true
-		case "<":
+		case ir.Lt:
 			return c < 0, true
-		case ">":
+		case ir.Gt:
 			return c > 0, true
-		case "<=":
+		case ir.Le:
 			return c <= 0, true
 		default:
 			return c >= 0, true

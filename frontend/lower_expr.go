@@ -37,13 +37,13 @@ func (l *lowerer) expr(e Expr) ir.Expr {
 	case *CallExpr:
 		return l.callExpr(e, sp)
 	case *UnaryExpr:
-		if e.Op == "+" {
+		if e.Op == ir.Plus {
 			return l.expr(e.X)
 		}
 		return &ir.Unary{Pos: sp, Op: e.Op, X: l.expr(e.X), T: l.typ(t)}
 	case *BinaryExpr:
 		x, y := l.expr(e.X), l.expr(e.Y)
-		if e.Op != "<<" && e.Op != ">>" && e.Op != "++" {
+		if e.Op != ir.Shl && e.Op != ir.Shr && e.Op != ir.Concat {
 			x, y = l.operand(e.X, x), l.operand(e.Y, y)
 		}
 		return &ir.Binary{Pos: sp, Op: e.Op, X: x, Y: y, T: l.typ(t)}
@@ -266,7 +266,7 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 	case *AssignStmt:
 		lhs := l.expr(s.LHS)
 		var rhs ir.Expr
-		if s.Op == "" {
+		if s.Op == ir.NoOp {
 			rhs = l.operand(s.RHS, l.expr(s.RHS))
 		} else {
 			rhs = &ir.Binary{Pos: sp, Op: s.Op, X: l.expr(s.LHS), Y: l.expr(s.RHS), T: lhs.Type()}

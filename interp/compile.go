@@ -265,12 +265,12 @@ func (s *scope) stackOp(e *ir.StackOp) evalFn {
 func (s *scope) unary(e *ir.Unary) evalFn {
 	x := s.expr(e.X)
 	switch e.Op {
-	case "!":
+	case ir.LNot:
 		return func(fr *frame) Value { return Value{U: x(fr).U ^ 1} }
-	case "~":
+	case ir.BitNot:
 		t := e.T.(*ir.Bits)
 		return func(fr *frame) Value { return complement(x(fr), t) }
-	case "-":
+	case ir.Neg:
 		if t, ok := e.T.(*ir.Bits); ok {
 			return func(fr *frame) Value { return negate(x(fr), t) }
 		}
@@ -283,45 +283,45 @@ func (s *scope) unary(e *ir.Unary) evalFn {
 func (s *scope) binary(e *ir.Binary) evalFn {
 	x, y := s.expr(e.X), s.expr(e.Y)
 	switch e.Op {
-	case "&&":
+	case ir.LAnd:
 		return func(fr *frame) Value {
 			if x(fr).U == 0 {
 				return Value{}
 			}
 			return y(fr)
 		}
-	case "||":
+	case ir.LOr:
 		return func(fr *frame) Value {
 			if x(fr).U != 0 {
 				return Value{U: 1}
 			}
 			return y(fr)
 		}
-	case "==", "!=":
+	case ir.Eq, ir.Ne:
 		t := e.X.Type()
-		ne := e.Op == "!="
+		ne := e.Op == ir.Ne
 		if b, ok := t.(*ir.Bits); ok && b.Width <= 64 {
 			return func(fr *frame) Value { return boolValue((x(fr).U == y(fr).U) != ne) }
 		}
 		return func(fr *frame) Value { return boolValue(equalHeaders(x(fr), y(fr), t) != ne) }
-	case "<", ">", "<=", ">=":
+	case ir.Lt, ir.Gt, ir.Le, ir.Ge:
 		t := bitsOf(e.X.Type())
 		op := e.Op
 		return func(fr *frame) Value {
 			c := compare(x(fr), y(fr), t)
 			switch op {
-			case "<":
+			case ir.Lt:
 				return boolValue(c < 0)
-			case ">":
+			case ir.Gt:
 				return boolValue(c > 0)
-			case "<=":
+			case ir.Le:
 				return boolValue(c <= 0)
 			}
 			return boolValue(c >= 0)
 		}
-	case "<<", ">>":
+	case ir.Shl, ir.Shr:
 		t := bitsOf(e.T)
-		left := e.Op == "<<"
+		left := e.Op == ir.Shl
 		return func(fr *frame) Value {
 			n := y(fr)
 			amount := n.U
@@ -330,7 +330,7 @@ func (s *scope) binary(e *ir.Binary) evalFn {
 			}
 			return shift(left, x(fr), amount, t)
 		}
-	case "++":
+	case ir.Concat:
 		wx, wy := ir.WidthBits(e.X.Type()), ir.WidthBits(e.Y.Type())
 		return func(fr *frame) Value { return concat(x(fr), wx, y(fr), wy) }
 	}
@@ -339,15 +339,15 @@ func (s *scope) binary(e *ir.Binary) evalFn {
 	if t.Width <= 64 && !t.Signed {
 		m := mask(t.Width)
 		switch op { // the hottest cases, without the generic dispatch
-		case "+":
+		case ir.Add:
 			return func(fr *frame) Value { return Value{U: (x(fr).U + y(fr).U) & m} }
-		case "-":
+		case ir.Sub:
 			return func(fr *frame) Value { return Value{U: (x(fr).U - y(fr).U) & m} }
-		case "&":
+		case ir.BitAnd:
 			return func(fr *frame) Value { return Value{U: x(fr).U & y(fr).U} }
-		case "|":
+		case ir.BitOr:
 			return func(fr *frame) Value { return Value{U: x(fr).U | y(fr).U} }
-		case "^":
+		case ir.BitXor:
 			return func(fr *frame) Value { return Value{U: x(fr).U ^ y(fr).U} }
 		}
 	}

@@ -232,20 +232,20 @@ func toBig(v Value, t *ir.Bits) *big.Int {
 
 // arith computes x op y for operands of type t (bit<W> or int<W>): the
 // arithmetic of P4-16 §8.6 and §8.7.
-func arith(op string, x, y Value, t *ir.Bits) Value {
+func arith(op ir.Op, x, y Value, t *ir.Bits) Value {
 	if t.Width > 64 {
 		return binaryBig(op, x, y, t)
 	}
 	w, m := t.Width, mask(t.Width)
 	a, b := x.U, y.U
 	switch op {
-	case "+":
+	case ir.Add:
 		return Value{U: (a + b) & m}
-	case "-":
+	case ir.Sub:
 		return Value{U: (a - b) & m}
-	case "*":
+	case ir.Mul:
 		return Value{U: (a * b) & m}
-	case "/":
+	case ir.Div:
 		if b == 0 {
 			return Value{} // undefined in P4; p4hls defines it as 0
 		}
@@ -253,7 +253,7 @@ func arith(op string, x, y Value, t *ir.Bits) Value {
 			return Value{U: uint64(signed(a, w)/signed(b, w)) & m}
 		}
 		return Value{U: a / b}
-	case "%":
+	case ir.Mod:
 		if b == 0 {
 			return Value{}
 		}
@@ -261,13 +261,13 @@ func arith(op string, x, y Value, t *ir.Bits) Value {
 			return Value{U: uint64(signed(a, w)%signed(b, w)) & m}
 		}
 		return Value{U: a % b}
-	case "&":
+	case ir.BitAnd:
 		return Value{U: a & b}
-	case "|":
+	case ir.BitOr:
 		return Value{U: a | b}
-	case "^":
+	case ir.BitXor:
 		return Value{U: a ^ b}
-	case "|+|":
+	case ir.SatAdd:
 		if t.Signed {
 			return Value{U: uint64(satSigned(signed(a, w)+signed(b, w), w)) & m}
 		}
@@ -276,7 +276,7 @@ func arith(op string, x, y Value, t *ir.Bits) Value {
 			return Value{U: m}
 		}
 		return Value{U: s}
-	case "|-|":
+	case ir.SatSub:
 		if t.Signed {
 			return Value{U: uint64(satSigned(signed(a, w)-signed(b, w), w)) & m}
 		}
@@ -285,7 +285,7 @@ func arith(op string, x, y Value, t *ir.Bits) Value {
 		}
 		return Value{U: a - b}
 	}
-	panic("interp: unknown operator " + op)
+	panic("interp: unknown operator " + op.String())
 }
 
 // satSigned clamps v to the range of int<w> (w < 64 here; wider values go
@@ -305,37 +305,37 @@ func satSigned(v int64, w int) int64 {
 	return v
 }
 
-func binaryBig(op string, x, y Value, t *ir.Bits) Value {
+func binaryBig(op ir.Op, x, y Value, t *ir.Bits) Value {
 	a, b := toBig(x, t), toBig(y, t)
 	r := new(big.Int)
 	switch op {
-	case "+":
+	case ir.Add:
 		r.Add(a, b)
-	case "-":
+	case ir.Sub:
 		r.Sub(a, b)
-	case "*":
+	case ir.Mul:
 		r.Mul(a, b)
-	case "/", "%":
+	case ir.Div, ir.Mod:
 		if b.Sign() == 0 {
 			return zero(t)
 		}
-		if op == "/" {
+		if op == ir.Div {
 			r.Quo(a, b)
 		} else {
 			r.Rem(a, b)
 		}
-	case "&", "|", "^":
+	case ir.BitAnd, ir.BitOr, ir.BitXor:
 		ua, ub := x.Big, y.Big
 		switch op {
-		case "&":
+		case ir.BitAnd:
 			r.And(ua, ub)
-		case "|":
+		case ir.BitOr:
 			r.Or(ua, ub)
 		default:
 			r.Xor(ua, ub)
 		}
-	case "|+|", "|-|":
-		if op == "|+|" {
+	case ir.SatAdd, ir.SatSub:
+		if op == ir.SatAdd {
 			r.Add(a, b)
 		} else {
 			r.Sub(a, b)
@@ -347,7 +347,7 @@ func binaryBig(op string, x, y Value, t *ir.Bits) Value {
 			r = hi
 		}
 	default:
-		panic("interp: unknown operator " + op)
+		panic("interp: unknown operator " + op.String())
 	}
 	return fromBig(r, t)
 }
@@ -421,7 +421,7 @@ func shift(left bool, x Value, n uint64, t *ir.Bits) Value {
 }
 
 // negate computes -x, and complement ~x, for x of type t.
-func negate(x Value, t *ir.Bits) Value { return arith("-", Value{U: 0, Big: zeroBig(t)}, x, t) }
+func negate(x Value, t *ir.Bits) Value { return arith(ir.Sub, Value{U: 0, Big: zeroBig(t)}, x, t) }
 
 func complement(x Value, t *ir.Bits) Value {
 	if t.Width > 64 {

@@ -29,31 +29,31 @@ func hexOfValue(v Value) string { return bigOf(v).Text(16) }
 func TestArithmetic(t *testing.T) {
 	tests := []struct {
 		rule string
-		op   string
+		op   ir.Op
 		t    *ir.Bits
 		x, y string // bit patterns in hex
 		want string // bit pattern in hex
 	}{
-		{"8.6: addition of bit<W> is modulo 2^W", "+", ubits(8), "ff", "02", "1"},
-		{"8.6: subtraction of bit<W> is modulo 2^W", "-", ubits(8), "01", "02", "ff"},
-		{"8.6: multiplication of bit<W> keeps the low W bits", "*", ubits(8), "10", "11", "10"},
-		{"8.6: division of bit<W> truncates", "/", ubits(8), "07", "02", "3"},
-		{"8.6: modulo of bit<W>", "%", ubits(8), "07", "03", "1"},
-		{"8.6: |+| saturates bit<W> at 2^W-1", "|+|", ubits(8), "fa", "0a", "ff"},
-		{"8.6: |-| saturates bit<W> at 0", "|-|", ubits(8), "05", "0a", "0"},
-		{"8.6: bitwise and", "&", ubits(8), "f0", "3c", "30"},
-		{"8.6: bitwise or", "|", ubits(8), "f0", "0c", "fc"},
-		{"8.6: bitwise xor", "^", ubits(8), "ff", "0f", "f0"},
-		{"8.7: addition of int<W> wraps in two's complement", "+", sbits(8), "7f", "01", "80"},
-		{"8.7: subtraction of int<W> wraps in two's complement", "-", sbits(8), "80", "01", "7f"},
-		{"8.7: |+| saturates int<W> at 2^(W-1)-1", "|+|", sbits(8), "64", "64", "7f"},
-		{"8.7: |-| saturates int<W> at -2^(W-1)", "|-|", sbits(8), "9c", "64", "80"},
-		{"8.7: multiplication of int<W> keeps the low W bits", "*", sbits(8), "ff", "ff", "1"},
-		{"8.6: addition wraps at a width above 64 bits", "+", ubits(72), "ffffffffffffffffff", "2", "1"},
-		{"8.6: subtraction wraps at a width above 64 bits", "-", ubits(72), "0", "1", "ffffffffffffffffff"},
-		{"8.6: |+| saturates at a width above 64 bits", "|+|", ubits(72), "ffffffffffffffff00", "1000", "ffffffffffffffffff"},
-		{"8.7: int<W> wraps at a width above 64 bits", "+", sbits(72), "7fffffffffffffffff", "1", "800000000000000000"},
-		{"8.6: bitwise and above 64 bits", "&", ubits(72), "ff00000000000000ff", "f0000000000000000f", "f0000000000000000f"},
+		{"8.6: addition of bit<W> is modulo 2^W", ir.Add, ubits(8), "ff", "02", "1"},
+		{"8.6: subtraction of bit<W> is modulo 2^W", ir.Sub, ubits(8), "01", "02", "ff"},
+		{"8.6: multiplication of bit<W> keeps the low W bits", ir.Mul, ubits(8), "10", "11", "10"},
+		{"8.6: division of bit<W> truncates", ir.Div, ubits(8), "07", "02", "3"},
+		{"8.6: modulo of bit<W>", ir.Mod, ubits(8), "07", "03", "1"},
+		{"8.6: |+| saturates bit<W> at 2^W-1", ir.SatAdd, ubits(8), "fa", "0a", "ff"},
+		{"8.6: |-| saturates bit<W> at 0", ir.SatSub, ubits(8), "05", "0a", "0"},
+		{"8.6: bitwise and", ir.BitAnd, ubits(8), "f0", "3c", "30"},
+		{"8.6: bitwise or", ir.BitOr, ubits(8), "f0", "0c", "fc"},
+		{"8.6: bitwise xor", ir.BitXor, ubits(8), "ff", "0f", "f0"},
+		{"8.7: addition of int<W> wraps in two's complement", ir.Add, sbits(8), "7f", "01", "80"},
+		{"8.7: subtraction of int<W> wraps in two's complement", ir.Sub, sbits(8), "80", "01", "7f"},
+		{"8.7: |+| saturates int<W> at 2^(W-1)-1", ir.SatAdd, sbits(8), "64", "64", "7f"},
+		{"8.7: |-| saturates int<W> at -2^(W-1)", ir.SatSub, sbits(8), "9c", "64", "80"},
+		{"8.7: multiplication of int<W> keeps the low W bits", ir.Mul, sbits(8), "ff", "ff", "1"},
+		{"8.6: addition wraps at a width above 64 bits", ir.Add, ubits(72), "ffffffffffffffffff", "2", "1"},
+		{"8.6: subtraction wraps at a width above 64 bits", ir.Sub, ubits(72), "0", "1", "ffffffffffffffffff"},
+		{"8.6: |+| saturates at a width above 64 bits", ir.SatAdd, ubits(72), "ffffffffffffffff00", "1000", "ffffffffffffffffff"},
+		{"8.7: int<W> wraps at a width above 64 bits", ir.Add, sbits(72), "7fffffffffffffffff", "1", "800000000000000000"},
+		{"8.6: bitwise and above 64 bits", ir.BitAnd, ubits(72), "ff00000000000000ff", "f0000000000000000f", "f0000000000000000f"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.rule, func(t *testing.T) {

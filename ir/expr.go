@@ -90,20 +90,19 @@ type Slice struct {
 	Hi, Lo int
 }
 
-// Unary is Op X: "!", "~", "-".
+// Unary is Op X: LNot, BitNot or Neg.
 type Unary struct {
 	Pos
-	Op string
+	Op Op
 	X  Expr
 	T  Type
 }
 
-// Binary is X Op Y. Op is one of + - * / % & | ^ << >> |+| |-| ++ == != <
-// > <= >= && ||. Both operands have the same type except for shifts (Y may
-// differ) and ++ (result width is the sum).
+// Binary is X Op Y, Op a binary operator. Both operands have the same type
+// except for shifts (Y may differ) and ++ (result width is the sum).
 type Binary struct {
 	Pos
-	Op   string
+	Op   Op
 	X, Y Expr
 	T    Type
 }

@@ -18,7 +18,7 @@ func TestFormat(t *testing.T) {
 		{&Const{T: b8, Value: big.NewInt(5)}, "8w5"},
 		{&Const{T: &Bits{Width: 4, Signed: true}, Value: big.NewInt(-1)}, "(-4s1)"},
 		{BoolConst(true, hdr.Span()), "true"},
-		{&Binary{Op: "+", X: a, Y: &Const{T: b8, Value: big.NewInt(1)}, T: b8}, "(hdr.a + 8w1)"},
+		{&Binary{Op: Add, X: a, Y: &Const{T: b8, Value: big.NewInt(1)}, T: b8}, "(hdr.a + 8w1)"},
 		{&Slice{X: a, Hi: 3, Lo: 0}, "hdr.a[3:0]"},
 		{&IsValid{X: hdr}, "hdr.isValid()"},
 		{&Cast{T: &Bits{Width: 16}, X: a}, "((bit<16>) hdr.a)"},
@@ -67,8 +67,8 @@ func TestPrintFor(t *testing.T) {
 	ref := &VarRef{Var: i}
 	one := &Const{T: b8, Value: big.NewInt(1)}
 	loop := &For{Init: []Stmt{&Declare{Var: i, Init: &Const{T: b8, Value: big.NewInt(0)}}},
-		Cond:   &Binary{Op: "<", X: ref, Y: &Const{T: b8, Value: big.NewInt(4)}, T: Bool{}},
-		Update: []Stmt{&Assign{LHS: ref, RHS: &Binary{Op: "+", X: ref, Y: one, T: b8}}}}
+		Cond:   &Binary{Op: Lt, X: ref, Y: &Const{T: b8, Value: big.NewInt(4)}, T: Bool{}},
+		Update: []Stmt{&Assign{LHS: ref, RHS: &Binary{Op: Add, X: ref, Y: one, T: b8}}}}
 	out := (&Program{Controls: []*Control{{Name: "c", Body: []Stmt{loop}}}}).String()
 	if want := "for (bit<8> i = 8w0; (i < 8w4); i = (i + 8w1)) {"; !strings.Contains(out, want) {
 		t.Errorf("no %q in\n%s", want, out)

@@ -507,9 +507,9 @@ func (p *preprocessor) expr(st *symState, e ir.Expr) *Term {
 	case *ir.Unary:
 		x := p.expr(st, e.X)
 		switch e.Op {
-		case "!", "~":
+		case ir.LNot, ir.BitNot: // a bool is one bit: ! is ~
 			return b.Not(x)
-		case "-":
+		case ir.Neg:
 			return b.Neg(x)
 		}
 	case *ir.Binary:
@@ -533,54 +533,63 @@ func (p *preprocessor) binary(st *symState, e *ir.Binary) *Term {
 		signed = bt.Signed
 	}
 	switch e.Op {
-	case "<<", ">>":
+	case ir.Shl, ir.Shr:
 		if !y.IsConst() {
 			p.unsupported(e.Span(), "a shift by a variable amount in a synthesized action")
 		}
 		op := OpShl
-		if e.Op == ">>" {
+		if e.Op == ir.Shr {
 			op = OpShr
 			if signed {
 				op = OpSar
 			}
 		}
 		return b.Shift(op, x, y.Value)
-	case "++":
+	case ir.Concat:
 		return b.Concat(x, y)
-	case "&&":
+	case ir.LAnd:
 		return b.And(x, y)
-	case "||":
+	case ir.LOr:
 		return b.Or(x, y)
+	case ir.SatAdd, ir.SatSub:
+		if signed {
+			p.unsupported(e.Span(), "signed saturating arithmetic in a synthesized action")
+		}
 	}
 	if y.Width != x.Width {
 		y = b.Resize(y, x.Width, false)
 	}
-	ops := map[string]Op{"+": OpAdd, "-": OpSub, "*": OpMul, "&": OpAnd, "|": OpOr, "^": OpXor, "==": OpEq, "!=": OpNe}
-	if op, ok := ops[e.Op]; ok {
-		return b.Binary(op, x, y)
+	op, swap, ok := termOp(e.Op, signed)
+	if !ok {
+		p.unsupported(e.Span(), "the operator %s in a synthesized action", e.Op)
 	}
-	lt, le := OpLtU, OpLeU
-	if signed {
-		lt, le = OpLtS, OpLeS
+	if swap {
+		x, y = y, x
 	}
-	switch e.Op {
-	case "<":
-		return b.Binary(lt, x, y)
-	case "<=":
-		return b.Binary(le, x, y)
-	case ">":
-		return b.Binary(lt, y, x)
-	case ">=":
-		return b.Binary(le, y, x)
-	case "|+|", "|-|":
-		if signed {
-			p.unsupported(e.Span(), "signed saturating arithmetic in a synthesized action")
-		}
-		if e.Op == "|+|" {
-			return b.Binary(OpSatAddU, x, y)
-		}
-		return b.Binary(OpSatSubU, x, y)
+	return b.Binary(op, x, y)
+}
+
+// termOp is the term operator that computes the P4 operator op on two
+// operands of one width, signed or not. Terms compare with < and <= only,
+// so > and >= come back as their converse with swap set.
+func termOp(op ir.Op, signed bool) (top Op, swap, ok bool) {
+	if op == ir.Gt || op == ir.Ge {
+		top, _, ok = termOp(op.Converse(), signed)
+		return top, true, ok
 	}
-	p.unsupported(e.Span(), "the operator %s in a synthesized action", e.Op)
-	return nil
+	if signed && op == ir.Lt {
+		return OpLtS, false, true
+	}
+	if signed && op == ir.Le {
+		return OpLeS, false, true
+	}
+	top, ok = unsignedTermOps[op]
+	return top, false, ok
+}
+
+// unsignedTermOps are the term operators of the P4 operators whose
+// operands have one width, for unsigned operands.
+var unsignedTermOps = map[ir.Op]Op{
+	ir.Add: OpAdd, ir.Sub: OpSub, ir.Mul: OpMul, ir.BitAnd: OpAnd, ir.BitOr: OpOr, ir.BitXor: OpXor,
+	ir.Eq: OpEq, ir.Ne: OpNe, ir.Lt: OpLtU, ir.Le: OpLeU, ir.SatAdd: OpSatAddU, ir.SatSub: OpSatSubU,
 }

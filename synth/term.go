@@ -8,7 +8,14 @@ import (
 	"github.com/p4hls/p4hls/solver/z3"
 )
 
-// Op is the operation of a term.
+// Op is the operation of a term. It is not ir.Op because it is another
+// set: a term's operator carries the signedness P4 keeps in the operand
+// types (OpLtU and OpLtS, OpShr and OpSar), it has no > or >= (a term
+// swaps the operands of < and <=), no / or %, no && or || (bools are
+// words of one bit), and it names nodes that are no P4 operator (OpConst,
+// OpInput, OpPre, OpIte, OpZext, OpSext, OpExtract, OpHash). The
+// preprocessor maps ir.Op to it (termOp); opNames borrows P4's spelling
+// where a term operator is a P4 one.
 type Op int
 
 const (
@@ -44,11 +51,17 @@ const (
 	OpHash
 )
 
+// opNames spells the term operators in printed terms: as P4 spells the
+// operator where it computes as P4's does on unsigned operands, with an
+// "s" after it for the signed forms, and by name otherwise.
 var opNames = map[Op]string{
-	OpAdd: "+", OpSub: "-", OpMul: "*", OpAnd: "&", OpOr: "|", OpXor: "^", OpNot: "~",
-	OpShl: "<<", OpShr: ">>", OpSar: ">>s", OpEq: "==", OpNe: "!=", OpLtU: "<", OpLeU: "<=",
-	OpLtS: "<s", OpLeS: "<=s", OpIte: "?", OpZext: "zext", OpSext: "sext", OpExtract: "extract",
-	OpConcat: "++", OpSatAddU: "|+|", OpSatSubU: "|-|", OpHash: "hash",
+	OpAdd: ir.Add.String(), OpSub: ir.Sub.String(), OpMul: ir.Mul.String(),
+	OpAnd: ir.BitAnd.String(), OpOr: ir.BitOr.String(), OpXor: ir.BitXor.String(), OpNot: ir.BitNot.String(),
+	OpShl: ir.Shl.String(), OpShr: ir.Shr.String(), OpSar: ir.Shr.String() + "s",
+	OpEq: ir.Eq.String(), OpNe: ir.Ne.String(), OpLtU: ir.Lt.String(), OpLeU: ir.Le.String(),
+	OpLtS: ir.Lt.String() + "s", OpLeS: ir.Le.String() + "s",
+	OpConcat: ir.Concat.String(), OpSatAddU: ir.SatAdd.String(), OpSatSubU: ir.SatSub.String(),
+	OpIte: "?", OpZext: "zext", OpSext: "sext", OpExtract: "extract", OpHash: "hash",
 }
 
 // Term is a node of a transaction's expression DAG. Terms are hash-consed

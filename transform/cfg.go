@@ -190,11 +190,11 @@ func (g *graph) switchValue(st *ir.Switch, path []cond, parent *Node) {
 func anyEqual(x ir.Expr, values []ir.Expr) ir.Expr {
 	var out ir.Expr = ir.BoolConst(false, x.Span())
 	for i, v := range values {
-		eq := &ir.Binary{Pos: ir.Pos{Sp: v.Span()}, Op: "==", X: x, Y: v, T: ir.Bool{}}
+		eq := &ir.Binary{Pos: ir.Pos{Sp: v.Span()}, Op: ir.Eq, X: x, Y: v, T: ir.Bool{}}
 		if i == 0 {
 			out = eq
 		} else {
-			out = &ir.Binary{Pos: ir.Pos{Sp: v.Span()}, Op: "||", X: out, Y: eq, T: ir.Bool{}}
+			out = &ir.Binary{Pos: ir.Pos{Sp: v.Span()}, Op: ir.LOr, X: out, Y: eq, T: ir.Bool{}}
 		}
 	}
 	return out
@@ -226,7 +226,7 @@ func tableHits(e ir.Expr) []*ir.TableHit {
 
 // isHitTest reports whether a condition is t.apply().hit or its negation.
 func isHitTest(e ir.Expr) bool {
-	if u, ok := e.(*ir.Unary); ok && u.Op == "!" {
+	if u, ok := e.(*ir.Unary); ok && u.Op == ir.LNot {
 		return isHitTest(u.X)
 	}
 	_, ok := e.(*ir.TableHit)

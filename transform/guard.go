@@ -188,16 +188,16 @@ func (g *guards) boolean(e ir.Expr) z3.Expr {
 	case *ir.Const:
 		return g.z.Bool(e.Value.Sign() != 0)
 	case *ir.Unary:
-		if e.Op == "!" {
+		if e.Op == ir.LNot {
 			return g.boolean(e.X).Not()
 		}
 	case *ir.Binary:
 		switch e.Op {
-		case "&&":
+		case ir.LAnd:
 			return g.boolean(e.X).And(g.boolean(e.Y))
-		case "||":
+		case ir.LOr:
 			return g.boolean(e.X).Or(g.boolean(e.Y))
-		case "==", "!=":
+		case ir.Eq, ir.Ne:
 			var eq z3.Expr
 			if _, ok := e.X.Type().(ir.Bool); ok {
 				eq = g.boolean(e.X).Eq(g.boolean(e.Y))
@@ -206,11 +206,11 @@ func (g *guards) boolean(e ir.Expr) z3.Expr {
 			} else {
 				return g.unknown(0)
 			}
-			if e.Op == "!=" {
+			if e.Op == ir.Ne {
 				return eq.Not()
 			}
 			return eq
-		case "<", "<=", ">", ">=":
+		case ir.Lt, ir.Le, ir.Gt, ir.Ge:
 			return g.compare(e)
 		}
 	case *ir.IsValid:
@@ -251,11 +251,11 @@ func (g *guards) compare(e *ir.Binary) z3.Expr {
 		lt, le = x.SLT, x.SLE
 	}
 	switch e.Op {
-	case "<":
+	case ir.Lt:
 		return lt(y)
-	case "<=":
+	case ir.Le:
 		return le(y)
-	case ">":
+	case ir.Gt:
 		return le(y).Not()
 	default:
 		return lt(y).Not()
@@ -294,9 +294,9 @@ func (g *guards) bits(e ir.Expr) z3.Expr {
 	case *ir.Unary:
 		if x := g.bits(e.X); x.Valid() {
 			switch e.Op {
-			case "~":
+			case ir.BitNot:
 				return x.BVNot()
-			case "-":
+			case ir.Neg:
 				return x.Neg()
 			}
 		}
@@ -335,21 +335,21 @@ func (g *guards) cast(e *ir.Cast, w int) z3.Expr {
 }
 
 func (g *guards) binary(e *ir.Binary) z3.Expr {
-	if e.Op == "++" {
+	if e.Op == ir.Concat {
 		x, y := g.bits(e.X), g.bits(e.Y)
 		if x.Valid() && y.Valid() {
 			return x.Concat(y)
 		}
 		return z3.Expr{}
 	}
-	if e.Op == "<<" || e.Op == ">>" {
+	if e.Op == ir.Shl || e.Op == ir.Shr {
 		c, ok := e.Y.(*ir.Const)
 		x := g.bits(e.X)
 		if !ok || !x.Valid() || !c.Value.IsInt64() {
 			return z3.Expr{}
 		}
 		n := g.z.BV(uint64(min(c.Value.Int64(), int64(x.Width()))), x.Width())
-		if e.Op == "<<" {
+		if e.Op == ir.Shl {
 			return x.Shl(n)
 		}
 		if b, isBits := e.X.Type().(*ir.Bits); isBits && b.Signed {
@@ -362,17 +362,17 @@ func (g *guards) binary(e *ir.Binary) z3.Expr {
 		return z3.Expr{}
 	}
 	switch e.Op {
-	case "+":
+	case ir.Add:
 		return x.Add(y)
-	case "-":
+	case ir.Sub:
 		return x.Sub(y)
-	case "*":
+	case ir.Mul:
 		return x.Mul(y)
-	case "&":
+	case ir.BitAnd:
 		return x.BVAnd(y)
-	case "|":
+	case ir.BitOr:
 		return x.BVOr(y)
-	case "^":
+	case ir.BitXor:
 		return x.BVXor(y)
 	}
 	return z3.Expr{}

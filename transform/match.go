@@ -114,12 +114,12 @@ func (m *matcher) cubes(e ir.Expr, neg bool) ([]cube, error) {
 		}
 		return nil, nil
 	case *ir.Unary:
-		if e.Op == "!" {
+		if e.Op == ir.LNot {
 			return m.cubes(e.X, !neg)
 		}
 	case *ir.Binary:
-		switch e.Op {
-		case "&&", "||":
+		switch {
+		case e.Op.Logical(): // && or ||
 			x, err := m.cubes(e.X, neg)
 			if err != nil {
 				return nil, err
@@ -128,11 +128,11 @@ func (m *matcher) cubes(e ir.Expr, neg bool) ([]cube, error) {
 			if err != nil {
 				return nil, err
 			}
-			if (e.Op == "&&") != neg {
+			if (e.Op == ir.LAnd) != neg {
 				return m.product(x, y)
 			}
 			return append(x, y...), nil
-		case "==", "!=", "<", "<=", ">", ">=":
+		case e.Op.Comparison():
 			return m.comparison(e, neg)
 		}
 	case *ir.IsValid, *ir.VarRef, *ir.Member:
@@ -227,20 +227,20 @@ func intersect(a, b constraint, width int) (constraint, bool, error) {
 func (m *matcher) comparison(e *ir.Binary, neg bool) ([]cube, error) {
 	x, y, op := e.X, e.Y, e.Op
 	if _, isConst := x.(*ir.Const); isConst {
-		x, y, op = y, x, flip(op)
+		x, y, op = y, x, op.Converse()
 	}
 	c, isConst := y.(*ir.Const)
 	if !isConst {
 		return nil, fmt.Errorf("%w: %s", errNotMatchable, ir.Format(e))
 	}
-	if _, isBool := x.Type().(ir.Bool); isBool && (op == "==" || op == "!=") {
-		return m.boolKey(x, (c.Value.Sign() != 0) == (op == "==") != neg)
+	if _, isBool := x.Type().(ir.Bool); isBool && (op == ir.Eq || op == ir.Ne) {
+		return m.boolKey(x, (c.Value.Sign() != 0) == (op == ir.Eq) != neg)
 	}
 	if neg {
-		op = negate(op)
+		op = op.Negation()
 	}
-	if field, mask, shift, ok := maskedField(x); ok && (op == "==" || op == "!=") {
-		return m.masked(field, mask, new(big.Int).Lsh(c.Value, shift), op == "!=")
+	if field, mask, shift, ok := maskedField(x); ok && (op == ir.Eq || op == ir.Ne) {
+		return m.masked(field, mask, new(big.Int).Lsh(c.Value, shift), op == ir.Ne)
 	}
 	k, err := m.keyFor(x, false)
 	if err != nil {
@@ -255,17 +255,17 @@ func (m *matcher) comparison(e *ir.Binary, neg bool) ([]cube, error) {
 	one := big.NewInt(1)
 	below, above := new(big.Int).Sub(v, one), new(big.Int).Add(v, one)
 	switch op {
-	case "==":
+	case ir.Eq:
 		ranges = [][2]*big.Int{{v, v}}
-	case "!=":
+	case ir.Ne:
 		ranges = [][2]*big.Int{{big.NewInt(0), below}, {above, top}}
-	case "<":
+	case ir.Lt:
 		ranges = [][2]*big.Int{{big.NewInt(0), below}}
-	case "<=":
+	case ir.Le:
 		ranges = [][2]*big.Int{{big.NewInt(0), v}}
-	case ">":
+	case ir.Gt:
 		ranges = [][2]*big.Int{{above, top}}
-	case ">=":
+	case ir.Ge:
 		ranges = [][2]*big.Int{{v, top}}
 	}
 	var out []cube
@@ -309,7 +309,7 @@ func (m *matcher) masked(field ir.Expr, mask, value *big.Int, notEqual bool) ([]
 func maskedField(e ir.Expr) (field ir.Expr, mask *big.Int, shift uint, ok bool) {
 	switch e := e.(type) {
 	case *ir.Binary:
-		if e.Op != "&" {
+		if e.Op != ir.BitAnd {
 			return nil, nil, 0, false
 		}
 		if c, isConst := e.Y.(*ir.Const); isConst {
@@ -323,24 +323,6 @@ func maskedField(e ir.Expr) (field ir.Expr, mask *big.Int, shift uint, ok bool) 
 		return e.X, new(big.Int).Lsh(ones(int(w)), uint(e.Lo)), uint(e.Lo), true
 	}
 	return nil, nil, 0, false
-}
-
-func flip(op string) string {
-	switch op {
-	case "<":
-		return ">"
-	case "<=":
-		return ">="
-	case ">":
-		return "<"
-	case ">=":
-		return "<="
-	}
-	return op
-}
-
-func negate(op string) string {
-	return map[string]string{"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
 }
 
 func ones(w int) *big.Int {

@@ -98,7 +98,7 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 		}
 		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: 0x09, A: src.chunks[0].container}}, s.LHS)
 	case *ir.Binary:
-		if r.Op != "+" && r.Op != "-" {
+		if r.Op != ir.Add && r.Op != ir.Sub {
 			return unsupported
 		}
 		x, err := l.cs.place(r.X)
@@ -111,14 +111,14 @@ func (l *lowering) assign(a *ir.Action, s *ir.Assign, st *step, wrote map[string
 			if x != dst {
 				restore()
 			}
-			op := map[string]uint8{"+": 0x09, "-": 0x0A}[r.Op]
+			op := map[ir.Op]uint8{ir.Add: 0x09, ir.Sub: 0x0A}[r.Op]
 			return put(st, c, sub{SubAction: menshen.SubAction{Opcode: op, A: x.chunks[0].container}, data: im}, s.LHS)
 		}
 		y, err := l.cs.place(r.Y)
 		if err != nil || dst.width != 32 || x.width != 32 || y.width != 32 {
 			return unsupported
 		}
-		op := map[string]uint8{"+": 0x01, "-": 0x02}[r.Op]
+		op := map[ir.Op]uint8{ir.Add: 0x01, ir.Sub: 0x02}[r.Op]
 		return put(st, c, sub{SubAction: menshen.SubAction{Opcode: op, A: x.chunks[0].container, B: y.chunks[0].container}}, s.LHS)
 	}
 	return unsupported

@@ -120,14 +120,14 @@ func (l *lowering) condition(e ir.Expr, neg bool) ([]constraint, error) {
 		return out, nil
 	case *ir.Binary:
 		switch {
-		case e.Op == "&&" && !neg:
+		case e.Op == ir.LAnd && !neg:
 			a, err := l.condition(e.X, false)
 			if err != nil {
 				return nil, err
 			}
 			b, err := l.condition(e.Y, false)
 			return append(a, b...), err
-		case e.Op == "==" && !neg, e.Op == "!=" && neg:
+		case e.Op == ir.Eq && !neg, e.Op == ir.Ne && neg:
 			f, c := e.X, e.Y
 			if _, ok := f.(*ir.Const); ok {
 				f, c = c, f
@@ -143,7 +143,7 @@ func (l *lowering) condition(e ir.Expr, neg bool) ([]constraint, error) {
 			return []constraint{{p: p, value: k.Value, mask: ones(p.width)}}, nil
 		}
 	case *ir.Unary:
-		if e.Op == "!" {
+		if e.Op == ir.LNot {
 			return l.condition(e.X, !neg)
 		}
 	}

@@ -104,7 +104,7 @@ func readColor(meter *ir.InstanceRef, args []*ir.Arg, dst ir.Expr) []ir.Stmt {
 	c := &ir.VarRef{Var: &ir.Var{Name: colorLocal, Type: byte8}}
 	exec := &ir.Call{Callee: ir.Callee{Recv: meter, Method: "execute"}, Args: args, T: byte8}
 	one := &ir.Const{T: byte8, Value: big.NewInt(1)}
-	var v ir.Expr = &ir.Binary{Op: "^", X: c, Y: &ir.Binary{Op: ">>", X: c, Y: one, T: byte8}, T: byte8}
+	var v ir.Expr = &ir.Binary{Op: ir.BitXor, X: c, Y: &ir.Binary{Op: ir.Shr, X: c, Y: one, T: byte8}, T: byte8}
 	if b, ok := dst.Type().(*ir.Bits); !ok || b.Width != 8 || b.Signed {
 		v = &ir.Cast{T: dst.Type(), X: v}
 	}

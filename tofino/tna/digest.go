@@ -94,7 +94,7 @@ func (d *digestSite) pack(meta, dprsr *ir.Var) (*ir.Instance, ir.Stmt) {
 	kind := member(&ir.VarRef{Var: dprsr}, "digest_type", &ir.Bits{Width: 3})
 	call := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: inst}, Method: "pack"},
 		Args: []*ir.Arg{{Value: member(&ir.VarRef{Var: meta}, digestField, d.data)}}}
-	return inst, &ir.If{Cond: &ir.Binary{Op: "==", X: kind, Y: bitConst(3, d.receiver), T: ir.Bool{}},
+	return inst, &ir.If{Cond: &ir.Binary{Op: ir.Eq, X: kind, Y: bitConst(3, d.receiver), T: ir.Bool{}},
 		Then: []ir.Stmt{&ir.CallStmt{Call: call}}}
 }
 
@@ -110,7 +110,7 @@ func portAndDrop(std *ir.Var, mcast bool) []ir.Stmt {
 		return unicast
 	}
 	grp := member(&ir.VarRef{Var: std}, "mcast_grp", &ir.Bits{Width: 16})
-	return []ir.Stmt{&ir.If{Cond: &ir.Binary{Op: "==", X: grp, Y: bitConst(16, 0), T: ir.Bool{}}, Then: unicast,
+	return []ir.Stmt{&ir.If{Cond: &ir.Binary{Op: ir.Eq, X: grp, Y: bitConst(16, 0), T: ir.Bool{}}, Then: unicast,
 		Else: []ir.Stmt{&ir.Assign{LHS: member(tm, "mcast_grp_a", &ir.Bits{Width: 16}), RHS: grp}}}}
 }
 

@@ -126,7 +126,7 @@ func bitConst(width int, v int64) *ir.Const {
 // mark_to_drop sets) drops the packet through the deparser's drop_ctl.
 func dropIf511(std, dprsr *ir.Var) ir.Stmt {
 	spec := member(&ir.VarRef{Var: std}, "egress_spec", &ir.Bits{Width: 9})
-	return &ir.If{Cond: &ir.Binary{Op: "==", X: spec, Y: bitConst(9, 511), T: ir.Bool{}},
+	return &ir.If{Cond: &ir.Binary{Op: ir.Eq, X: spec, Y: bitConst(9, 511), T: ir.Bool{}},
 		Then: []ir.Stmt{&ir.Assign{LHS: member(&ir.VarRef{Var: dprsr}, "drop_ctl", &ir.Bits{Width: 3}), RHS: bitConst(3, 1)}}}
 }
 

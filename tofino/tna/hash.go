@@ -41,7 +41,7 @@ func (e *emitter) plainHash(s *ir.CallStmt, where string) ([]ir.Stmt, error) {
 		e.plainHashes++
 		e.decls = append(e.decls, fmt.Sprintf("    Hash<bit<%d>>(HashAlgorithm_t.%s) %s;\n", w, algo, unit.Name))
 		get := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: unit}, Method: "get"}, Args: []*ir.Arg{{Value: data}}, T: &ir.Bits{Width: w}}
-		sum = &ir.Binary{Op: "+", X: sum, Y: &ir.Cast{T: t, X: get}, T: t}
+		sum = &ir.Binary{Op: ir.Add, X: sum, Y: &ir.Cast{T: t, X: get}, T: t}
 	}
 	return []ir.Stmt{&ir.Assign{LHS: dst, RHS: sum}}, nil
 }
@@ -68,7 +68,7 @@ func (e *emitter) plainRandom(s *ir.CallStmt, where string) ([]ir.Stmt, error) {
 		e.randoms++
 		e.decls = append(e.decls, fmt.Sprintf("    Random<bit<%d>>() %s;\n", w, unit.Name))
 		get := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: unit}, Method: "get"}, T: &ir.Bits{Width: w}}
-		sum = &ir.Binary{Op: "+", X: sum, Y: &ir.Cast{T: t, X: get}, T: t}
+		sum = &ir.Binary{Op: ir.Add, X: sum, Y: &ir.Cast{T: t, X: get}, T: t}
 	}
 	return []ir.Stmt{&ir.Assign{LHS: dst, RHS: sum}}, nil
 }

@@ -694,7 +694,7 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				for _, t := range f.tables {
 					then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: t}})
 				}
-				cond := &ir.Binary{Op: "==", X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
+				cond := &ir.Binary{Op: ir.Eq, X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
 					Y: &ir.Const{T: &ir.Bits{Width: 1}, Value: big.NewInt(1)}, T: ir.Bool{}}
 				out = append(out, &ir.If{Cond: cond, Then: then})
 			}

@@ -220,13 +220,13 @@ func verifySelect(cond ir.Expr, cont, fail string) *ir.Select {
 	otherwise := func(next string) *ir.SelectCase {
 		return &ir.SelectCase{Keys: []*ir.Keyset{{Kind: ir.KeysetDefault}}, Next: next}
 	}
-	if b, ok := cond.(*ir.Binary); ok && (b.Op == "==" || b.Op == "!=") {
+	if b, ok := cond.(*ir.Binary); ok && (b.Op == ir.Eq || b.Op == ir.Ne) {
 		x, c := b.X, b.Y
 		if _, ok := x.(*ir.Const); ok {
 			x, c = c, x
 		}
 		if k, ok := c.(*ir.Const); ok {
-			if b.Op == "==" {
+			if b.Op == ir.Eq {
 				return &ir.Select{Exprs: []ir.Expr{x}, Cases: []*ir.SelectCase{exact(k.Value, cont), otherwise(fail)}}
 			}
 			return &ir.Select{Exprs: []ir.Expr{x}, Cases: []*ir.SelectCase{exact(k.Value, fail), otherwise(cont)}}
