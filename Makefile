@@ -35,9 +35,12 @@ demo: build
 
 # Everything CI checks: formatting, vet, and the whole test suite. The
 # solvers are linked with cgo, so a missing library fails the build; no
-# test skips for want of one.
+# test skips for want of one. Then, under the race detector, the tests
+# that run compiles (and syntheses) at once in one process, as a server
+# does.
 test: setup vet
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 -run 'TestConcurrent' ./driver ./synth
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '^frontend/parser/' || true); \

@@ -17,9 +17,6 @@ var alus embed.FS
 
 var grammars = grammar.Embedded(alus, "alus")
 
-// Atoms are the stateful atoms, least powerful first (ALUS.md §1.3).
-var Atoms = []string{"raw", "pred_raw", "if_else_raw", "sub", "nested_ifs", "pair"}
-
 // DefaultAtom is the atom used when none is named.
 const DefaultAtom = "pred_raw"
 
@@ -39,24 +36,23 @@ var limits = target.Limits{
 }
 
 // Target returns the Banzai target with the stateful atom called atom
-// ("" for the default).
+// ("" for the default). The atoms are the stateful grammars of alus/
+// (raw, pred_raw, if_else_raw, sub, nested_ifs, pair: the CaT paper's, in
+// the order of their power).
 func Target(atom string) (*target.Target, error) {
 	if atom == "" {
 		atom = DefaultAtom
 	}
-	known := false
-	for _, a := range Atoms {
-		known = known || a == atom
-	}
-	if !known {
-		return nil, fmt.Errorf("banzai has no stateful atom %q (atoms: %v)", atom, Atoms)
-	}
-	return &target.Target{
+	tg := &target.Target{
 		Name:        "banzai",
 		Description: "the Banzai machine model of Domino and Chipmunk: stages of stateless ALUs and one kind of stateful atom (--alu)",
 		Limits:      limits,
 		Grammars:    grammars(),
 		Stateful:    atom,
 		Stateless:   "stateless",
-	}, nil
+	}
+	if g, err := tg.Grammar(atom); err != nil || g.Kind != grammar.Stateful {
+		return nil, fmt.Errorf("banzai has no stateful atom %q", atom)
+	}
+	return tg, nil
 }

@@ -174,7 +174,7 @@ func checkRegisters(p *ir.Program) error {
 				}
 			}
 			if size != 1 {
-				return errorAt(inst.Span, "register %s has %d cells; a Menshen ALU holds one 32-bit word (FORMAT.md §A.12)", inst.Name, size)
+				return errorAt(inst.Span, "register %s has %d cells; a Menshen ALU holds one 32-bit word", inst.Name, size)
 			}
 			if w := ir.WidthBits(inst.Type.Args[0]); w != 32 {
 				return errorAt(inst.Span, "register %s holds %d-bit values; Menshen's state words are 32 bits", inst.Name, w)

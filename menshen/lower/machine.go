@@ -29,7 +29,7 @@ func NewMachine(in Input) *Machine { return &Machine{in: in} }
 // AddEntry installs an entry (before the first packet).
 func (m *Machine) AddEntry(table string, e interp.Entry) error {
 	if m.model != nil {
-		return fmt.Errorf("entry for %s after traffic: Menshen is configured before traffic (FORMAT.md §A.16 rule 4)", table)
+		return fmt.Errorf("entry for %s after traffic: Menshen is configured before traffic", table)
 	}
 	m.in.Entries = append(m.in.Entries, interp.TableEntry{Table: table, Entry: e})
 	return nil

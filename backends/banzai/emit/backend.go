@@ -23,7 +23,7 @@ type Backend struct{}
 func (Backend) Target() *target.Target {
 	tg, err := banzai.Target(banzai.DefaultAtom)
 	if err != nil {
-		panic(err) // DefaultAtom is one of Atoms
+		panic(err) // DefaultAtom is one of the grammars (banzai.TestTarget)
 	}
 	return tg
 }
