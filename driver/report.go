@@ -143,7 +143,8 @@ func (res *Result) finish(req Request, err error) {
 		r.Error = err.Error()
 	}
 	if r.Status == StatusDoesNotFit {
-		res.Diagnostics.Errorf(fitSpan(req.File, err), diag.DoesNotFit, "%s", fitMessage(err))
+		span, msg := fitPlace(req.File, err)
+		res.Diagnostics.Errorf(span, diag.DoesNotFit, "%s", msg)
 	}
 	for _, d := range res.Diagnostics.Items() {
 		r.Diagnostics = append(r.Diagnostics, reportDiagnostic(d))
@@ -174,31 +175,19 @@ func StatusOf(err error) Status {
 	return StatusInternal
 }
 
-// fitSpan is where a program the target cannot hold is at fault: the
-// construct the error names, or the main file.
-func fitSpan(file string, err error) diag.Span {
+// fitPlace splits the error of a program the target cannot hold into
+// the place at fault (the construct the error names, or the main file)
+// and the message without it.
+func fitPlace(file string, err error) (diag.Span, string) {
 	var be *backends.Error
 	var u *synth.UnsupportedError
 	switch {
 	case errors.As(err, &be) && be.Span.Start.IsValid():
-		return be.Span
+		return be.Span, be.Msg
 	case errors.As(err, &u) && u.Span.Start.IsValid():
-		return u.Span
+		return u.Span, u.Msg
 	}
-	return diag.Span{File: file}
-}
-
-// fitMessage is the error without the place fitSpan gives it.
-func fitMessage(err error) string {
-	var be *backends.Error
-	var u *synth.UnsupportedError
-	switch {
-	case errors.As(err, &be) && be.Span.Start.IsValid():
-		return be.Msg
-	case errors.As(err, &u) && u.Span.Start.IsValid():
-		return u.Msg
-	}
-	return err.Error()
+	return diag.Span{File: file}, err.Error()
 }
 
 func reportDiagnostic(d diag.Diagnostic) Diagnostic {

@@ -99,16 +99,7 @@ func TestConcurrentSyntheses(t *testing.T) {
 // synthesizeOn synthesizes prog's action on a Banzai atom.
 func synthesizeOn(t *testing.T, prog *ir.Program, atom string, opts synth.Options) (*synth.Graph, error) {
 	t.Helper()
-	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := banzai.Target(atom)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateful, _ := tg.Grammar(atom)
-	stateless, _ := tg.Grammar("stateless")
+	_, tx, stateful, stateless := setupProgram(t, prog, atom)
 	g, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, opts)
 	return g, err
 }

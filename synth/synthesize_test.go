@@ -21,7 +21,12 @@ import (
 // Banzai atom and the Banzai stateless ALU.
 func setup(t *testing.T, file, atom string) (*ir.Program, *synth.Transaction, *grammar.Grammar, *grammar.Grammar) {
 	t.Helper()
-	prog := corpus.Load(t, file)
+	return setupProgram(t, corpus.Load(t, file), atom)
+}
+
+// setupProgram is setup of a loaded program.
+func setupProgram(t *testing.T, prog *ir.Program, atom string) (*ir.Program, *synth.Transaction, *grammar.Grammar, *grammar.Grammar) {
+	t.Helper()
 	tx, err := synth.Preprocess(corpus.AtomicAction(t, prog))
 	if err != nil {
 		t.Fatal(err)
