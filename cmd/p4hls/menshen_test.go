@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,27 @@ func TestCompileMenshen(t *testing.T) {
 	code, stdout, stderr := runCLI("compile", "--target", "menshen", "-o", out, filepath.Join(corpus, "ok/sampling.p4"))
 	if code != exitOK || !strings.Contains(stdout, "menshen: "+filepath.Join(out, "menshen.conf")) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// sampler is applied under hdr.app.isValid(), which Menshen folds into
+	// the table's key (it has no gateways); the count, then the
+	// comparison: 2 stages, the table's match in each.
+	var report struct {
+		PerStage []map[string]int `json:"per_stage"`
+	}
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &report)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, u := range report.PerStage {
+		if u["gateways"] != 0 || u["tables"] != 1 || u["containers"] == 0 {
+			t.Errorf("stage %d: %v, want 1 table, no gateway, containers", s, u)
+		}
+	}
+	if len(report.PerStage) != 2 {
+		t.Errorf("%d stages, want 2", len(report.PerStage))
 	}
 	conf, err := os.ReadFile(filepath.Join(out, "menshen.conf"))
 	if err != nil {

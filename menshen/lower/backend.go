@@ -117,6 +117,9 @@ func (b Backend) Emit(_ context.Context, c *backends.Compiled, opts backends.Opt
 	}
 	for s := range out.Usage {
 		out.Usage[s].Containers = lr.Containers // the PHV carries every container through every stage
+		// Menshen has no gateways: a condition is part of the keys of the
+		// tables it guards, and takes no place of its own.
+		out.Usage[s].Gateways = 0
 	}
 	return out, nil
 }
