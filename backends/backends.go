@@ -150,6 +150,31 @@ type Compiled struct {
 	Graphs []*synth.Graph
 }
 
+// LocateControls finds, for a v1model program, phase 1's graphs of the
+// ingress and egress controls and their places among the problem's
+// tables (an is phase 1's analysis of the program, whose control graphs
+// the problem's tables follow in order).
+func (c *Compiled) LocateControls(an *transform.Analysis) error {
+	prog := c.Program
+	if prog.Arch != ir.V1Model {
+		return nil
+	}
+	base := 0
+	for _, cg := range an.Controls {
+		switch cg.Control {
+		case prog.Pipeline[ir.V1Ingress].Control:
+			c.Ingress, c.Base = cg, base
+		case prog.Pipeline[ir.V1Egress].Control:
+			c.Egress, c.EgressBase = cg, base
+		}
+		base += len(cg.Nodes)
+	}
+	if c.Ingress == nil {
+		return fmt.Errorf("%w: phase 1 has no graph of the ingress control", ErrInternal)
+	}
+	return nil
+}
+
 // Graph returns the synthesized graph of the action called name, or nil
 // when the action was not synthesized.
 func (c *Compiled) Graph(name string) *synth.Graph {

@@ -19,6 +19,7 @@ import (
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/pipeline"
+	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/target"
 	"github.com/p4hls/p4hls/transform"
@@ -80,7 +81,7 @@ type Result struct {
 	Compiled  *backends.Compiled
 	// Artifacts are the files the compile produced, the backend's last.
 	Artifacts   []backends.Artifact
-	Report      Report
+	Report      report.Report
 	Diagnostics diag.List
 	// Source maps file names to their text, for printing diagnostics.
 	Source func(file string) []byte
@@ -142,7 +143,7 @@ func begin(ctx context.Context, req Request, progress Progress) (*Result, *compi
 	if progress == nil {
 		progress = func(string, string) {}
 	}
-	res := &Result{Report: newReport(req)}
+	res := &Result{Report: report.New(req.Target)}
 	c := &compile{req: req, res: res, progress: progress}
 	if err := c.choose(); err != nil {
 		return res, c, fmt.Errorf("%w: %w", ErrRequest, err)
@@ -209,7 +210,7 @@ func (c *compile) synthesize(ctx context.Context) error {
 			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
 		}
 		res.Graphs = append(res.Graphs, g)
-		res.Report.Actions = append(res.Report.Actions, actionReport(g, stats, time.Since(start)))
+		res.Report.Actions = append(res.Report.Actions, report.NewAction(g, stats, time.Since(start)))
 	}
 	return nil
 }
@@ -238,7 +239,7 @@ func (c *compile) allocate(ctx context.Context) error {
 	res.Placement = pl
 	sol := pl.Solution
 	res.Report.Stages, res.Report.PerStage = sol.Stages, pl.Usage()
-	res.Report.Alloc = &AllocReport{Solver: sol.Solver, Mode: sol.Mode.String(), Proven: sol.Proven,
+	res.Report.Alloc = &report.Alloc{Solver: sol.Solver, Mode: sol.Mode.String(), Proven: sol.Proven,
 		Seconds: sol.Time.Seconds(), Tables: len(pl.Problem.Tables)}
 	return nil
 }
@@ -313,31 +314,12 @@ func backendError(ctx context.Context, target string, err error) error {
 	return &DoesNotFitError{fmt.Errorf("%s: %w", target, err)}
 }
 
-// compiled is what the backend takes: the program after phase 1, and for
-// a v1model program the graphs of its ingress and egress controls with
-// their places among allocation's tables.
+// compiled is what the backend takes.
 func (c *compile) compiled() (*backends.Compiled, error) {
 	res, req := c.res, c.req
 	out := &backends.Compiled{Target: c.target, Program: res.TransformedProgram, Graphs: res.Graphs,
 		Problem: res.Placement.Problem, Placement: res.Placement.Solution, Usage: res.Report.PerStage,
 		Source: backends.Source{File: req.File, Text: req.Source, IncludeDirs: req.Frontend.IncludeDirs,
 			Defines: req.Frontend.Defines, NoTransform: req.NoTransform, Solver: req.Solver, AllocMode: req.AllocMode}}
-	prog := out.Program
-	if prog.Arch != ir.V1Model {
-		return out, nil
-	}
-	base := 0
-	for _, cg := range res.Analysis.Controls {
-		switch cg.Control {
-		case prog.Pipeline[ir.V1Ingress].Control:
-			out.Ingress, out.Base = cg, base
-		case prog.Pipeline[ir.V1Egress].Control:
-			out.Egress, out.EgressBase = cg, base
-		}
-		base += len(cg.Nodes)
-	}
-	if out.Ingress == nil {
-		return nil, fmt.Errorf("internal error: phase 1 has no graph of the ingress control")
-	}
-	return out, nil
+	return out, out.LocateControls(res.Analysis)
 }

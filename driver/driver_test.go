@@ -13,6 +13,7 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/internal/corpus"
+	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
@@ -121,7 +122,7 @@ func TestTargetOfOneTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, res.Diagnostics.String())
 	}
-	if res.Report.Target != "toy" || res.Report.ALU != "once" || res.Report.Stages != 2 || res.Report.Status != StatusOK {
+	if res.Report.Target != "toy" || res.Report.ALU != "once" || res.Report.Stages != 2 || res.Report.Status != report.OK {
 		t.Errorf("report: target %s, ALU %s, %d stages, status %s", res.Report.Target, res.Report.ALU, res.Report.Stages, res.Report.Status)
 	}
 	if len(res.Artifacts) != 1 || res.Artifacts[0].Name != "placement.txt" {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/p4hls/p4hls/alloc"
-	"github.com/p4hls/p4hls/alloc/placement"
 	"github.com/p4hls/p4hls/backends"
 	banzai "github.com/p4hls/p4hls/backends/banzai/emit"
 	"github.com/p4hls/p4hls/menshen/lower"
@@ -70,7 +69,7 @@ func (c *compile) choose() error {
 	if c.stateless, err = c.target.Grammar(c.target.Stateless); err != nil {
 		return err
 	}
-	if err := setLimits(&c.target.Limits, req); err != nil {
+	if c.target.Limits, err = c.target.Limits.With(req.Stages, req.ALUsPerStage, req.TablesPerStage, req.EntriesPerTable); err != nil {
 		return err
 	}
 	c.res.Target = c.target
@@ -79,39 +78,4 @@ func (c *compile) choose() error {
 	}
 	c.solver, err = alloc.SolverNamed(req.Solver)
 	return err
-}
-
-// setLimits puts the request's limits in place of the target's.
-func setLimits(l *target.Limits, req Request) error {
-	for _, o := range []struct {
-		name string
-		v    int
-		dst  *int
-	}{
-		{"stages", req.Stages, &l.Stages},
-		{"ALUs per stage", req.ALUsPerStage, &l.ALUsPerStage},
-		{"tables per stage", req.TablesPerStage, &l.TablesPerStage},
-		{"entries per table", req.EntriesPerTable, &l.EntriesPerTable},
-	} {
-		switch {
-		case o.v < 0:
-			return fmt.Errorf("%s: %d is not a count", o.name, o.v)
-		case o.v > 0:
-			*o.dst = o.v
-		}
-	}
-	if req.ALUsPerStage > 0 && l.StatefulALUsPerStage > req.ALUsPerStage {
-		l.StatefulALUsPerStage = req.ALUsPerStage
-	}
-	return nil
-}
-
-// Problem is the allocation problem of a Transform result for its
-// target, with no synthesized action: every action counts as P4's
-// one-stage action (p4hls bench sweep).
-func Problem(res *Result) (*alloc.Problem, error) {
-	if res.Analysis == nil || res.Target == nil {
-		return nil, fmt.Errorf("the program has not been through phase 1")
-	}
-	return placement.Build(res.Analysis, nil, res.Target.Limits).Problem, nil
 }

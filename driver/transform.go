@@ -7,37 +7,9 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/transform"
 )
-
-// TransformReport is report.json's "transform": what phase 1 traded.
-// Before and after count what a compiler sees in the program as written
-// and as rewritten.
-type TransformReport struct {
-	Before   transform.Summary `json:"before"`
-	After    transform.Summary `json:"after"`
-	Rewrites []RewriteReport   `json:"rewrites"`
-	Kept     []KeptReport      `json:"kept"`
-	// SolverQueries counts the guard queries of both analyses and the
-	// rewrite.
-	SolverQueries int `json:"solver_queries"`
-}
-
-// RewriteReport is one run of if statements that became a table.
-type RewriteReport struct {
-	Control  string   `json:"control"`
-	Table    string   `json:"table"`
-	At       string   `json:"at"`
-	Keys     []string `json:"keys"`
-	Entries  int      `json:"entries"`
-	Gateways int      `json:"gateways"`
-}
-
-// KeptReport is an if statement that stays, and why.
-type KeptReport struct {
-	At     string `json:"at"`
-	Reason string `json:"reason"`
-}
 
 // transform runs phase 1: it analyzes the program, rewrites its if-else
 // chains into tables, checks the rewritten text with the frontend, and
@@ -51,7 +23,7 @@ func (c *compile) transform(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)
 	}
-	tr := &TransformReport{Before: before.Summary, After: before.Summary, Rewrites: []RewriteReport{}, Kept: []KeptReport{},
+	tr := &report.Transform{Before: before.Summary, After: before.Summary, Rewrites: []report.Rewrite{}, Kept: []report.Kept{},
 		SolverQueries: before.Queries}
 	res.Report.Transform = tr
 	res.Transformed, res.TransformedProgram, res.Analysis = req.Source, prog, before
@@ -70,7 +42,7 @@ func (c *compile) transform(ctx context.Context) error {
 			Msg: "the guard analysis reached its bound of solver queries; past it, dependencies and rewrites were decided conservatively"})
 	}
 	for _, k := range out.Kept {
-		tr.Kept = append(tr.Kept, KeptReport{At: k.Span.String(), Reason: k.Reason})
+		tr.Kept = append(tr.Kept, report.Kept{At: k.Span.String(), Reason: k.Reason})
 	}
 	if len(out.Rewrites) == 0 {
 		return nil
@@ -95,7 +67,7 @@ func (c *compile) transform(ctx context.Context) error {
 	}
 	tr.After, tr.SolverQueries = after.Summary, tr.SolverQueries+after.Queries
 	for _, rw := range out.Rewrites {
-		tr.Rewrites = append(tr.Rewrites, RewriteReport{Control: rw.Control, Table: rw.Table, At: rw.Span.String(),
+		tr.Rewrites = append(tr.Rewrites, report.Rewrite{Control: rw.Control, Table: rw.Table, At: rw.Span.String(),
 			Keys: rw.Keys, Entries: rw.Entries, Gateways: rw.Gateways})
 	}
 	res.Transformed, res.TransformedProgram, res.Analysis = out.Source, next, after

@@ -62,6 +62,31 @@ func (l Limits) Validate() error {
 	return errors.Join(errs...)
 }
 
+// With returns the limits with the given ones in place (a count of 0
+// keeps the limit as it is): stages, ALUs per stage (which bounds the
+// stateful ALUs too), tables per stage, entries per table.
+func (l Limits) With(stages, alusPerStage, tablesPerStage, entriesPerTable int) (Limits, error) {
+	for _, o := range []struct {
+		name string
+		v    int
+		dst  *int
+	}{
+		{"stages", stages, &l.Stages},
+		{"ALUs per stage", alusPerStage, &l.ALUsPerStage},
+		{"tables per stage", tablesPerStage, &l.TablesPerStage},
+		{"entries per table", entriesPerTable, &l.EntriesPerTable},
+	} {
+		switch {
+		case o.v < 0:
+			return l, fmt.Errorf("%s: %d is not a count", o.name, o.v)
+		case o.v > 0:
+			*o.dst = o.v
+		}
+	}
+	l.StatefulALUsPerStage = min(l.StatefulALUsPerStage, l.ALUsPerStage)
+	return l, nil
+}
+
 // Target is a compilation target.
 type Target struct {
 	Name        string

@@ -42,3 +42,18 @@ func TestGrammarLookup(t *testing.T) {
 		t.Error("a target with no limits and no grammars validated")
 	}
 }
+
+func TestLimitsWith(t *testing.T) {
+	l := Limits{Stages: 12, ALUsPerStage: 224, StatefulALUsPerStage: 4, TablesPerStage: 16, EntriesPerTable: 4096}
+	got, err := l.With(6, 2, 0, 0)
+	want := Limits{Stages: 6, ALUsPerStage: 2, StatefulALUsPerStage: 2, TablesPerStage: 16, EntriesPerTable: 4096}
+	if err != nil || got != want {
+		t.Errorf("With(6, 2, 0, 0) = %+v, %v; want %+v", got, err, want)
+	}
+	if got, _ := l.With(0, 0, 0, 0); got != l {
+		t.Errorf("With(0, 0, 0, 0) changed the limits: %+v", got)
+	}
+	if _, err := l.With(0, 0, -1, 0); err == nil || err.Error() != "tables per stage: -1 is not a count" {
+		t.Errorf("a negative count: %v", err)
+	}
+}

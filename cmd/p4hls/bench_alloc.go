@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/alloc"
+	"github.com/p4hls/p4hls/alloc/placement"
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/synth"
 )
@@ -164,11 +165,8 @@ func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Du
 		fmt.Fprintf(stderr, "p4hls: the generated program: %v\n", err)
 		return exitUserErr
 	}
-	p, err := driver.Problem(res)
-	if err != nil {
-		fmt.Fprintf(stderr, "p4hls: %v\n", err)
-		return exitUserErr
-	}
+	// No synthesized action: every action counts as P4's one-stage action.
+	p := placement.Build(res.Analysis, nil, res.Target.Limits).Problem
 	fmt.Fprintf(stdout, "switch-scale program: %d tables, %d dependencies, Tofino limits\n", len(p.Tables), len(p.Deps))
 	var points []sweepPoint
 	solve := func(s alloc.Solver, q *alloc.Problem, mode alloc.Mode, limit string, value int) sweepPoint {

@@ -15,6 +15,7 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
 )
 
@@ -160,19 +161,19 @@ func solverHelp() string {
 // not already say it, and picks the exit status.
 func compileFailure(err error, timeout time.Duration, stderr io.Writer) (int, bool) {
 	switch driver.StatusOf(err) {
-	case driver.StatusOK:
+	case report.OK:
 		return exitOK, false
-	case driver.StatusProgram:
+	case report.ProgramError:
 		return exitUserErr, true
-	case driver.StatusBadRequest:
+	case report.BadRequest:
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUsage, true
-	case driver.StatusDoesNotFit:
+	case report.DoesNotFit:
 		return exitDoesNotFit, true // a diagnostic says why
-	case driver.StatusTimeout:
+	case report.Timeout:
 		fmt.Fprintf(stderr, "p4hls: stopped after the %v time limit: %v\n", timeout, err)
 		return exitUserErr, true
-	case driver.StatusInterrupted:
+	case report.Interrupted:
 		fmt.Fprintf(stderr, "p4hls: interrupted: %v\n", err)
 		return exitUserErr, true
 	}
@@ -201,7 +202,7 @@ func endProgress(w io.Writer) {
 }
 
 // printTransform prints phase 1's trade in one line.
-func printTransform(w io.Writer, t *driver.TransformReport) {
+func printTransform(w io.Writer, t *report.Transform) {
 	if t == nil {
 		return
 	}
@@ -209,7 +210,7 @@ func printTransform(w io.Writer, t *driver.TransformReport) {
 		t.Before.Gateways, t.Before.Tables, t.Before.Stages, t.After.Gateways, t.After.Tables, t.After.Stages, len(t.Rewrites))
 }
 
-func printActions(w io.Writer, r driver.Report) {
+func printActions(w io.Writer, r report.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "action\tstateful ALUs\tstateless ALUs\tdepth\tqueries\tcache hits\ttime")
 	for _, a := range r.Actions {
