@@ -211,6 +211,9 @@ func printTransform(w io.Writer, t *report.Transform) {
 }
 
 func printActions(w io.Writer, r report.Report) {
+	if len(r.Actions) == 0 {
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "action\tstateful ALUs\tstateless ALUs\tdepth\tqueries\tcache hits\ttime")
 	for _, a := range r.Actions {
