@@ -43,8 +43,8 @@ type Action struct {
 	Name string
 	ALUs []ALU
 	// ModifiesKey is set when the action writes a field of its table's key
-	// (then its match cannot be repeated in later stages, so all its ALUs
-	// share the match's stage).
+	// in the match's stage (a plain action, which a target runs where the
+	// table matches): then the whole part sits in that stage.
 	ModifiesKey bool
 }
 
@@ -53,6 +53,12 @@ type Action struct {
 type ALU struct {
 	Stateful bool
 	Reads    []int
+	// WritesKey names the field of its table's key the ALU's result lands
+	// in, at the end of the ALU's stage ("" for none). A part's match
+	// repeats in every stage its actions' ALUs occupy (CaT §3.3), and a
+	// repeated match must see the key the first one saw, so no unit of
+	// the part may sit after this ALU.
+	WritesKey string
 }
 
 // DepKind is a kind of table dependency (Jose et al.).

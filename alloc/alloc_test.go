@@ -67,6 +67,12 @@ func TestOptimum(t *testing.T) {
 		{"an output carried through a stage takes a slot", Problem{Limits: narrow,
 			Tables:  []Table{{Name: "t", Actions: []int{0}}},
 			Actions: []Action{{Name: "a", ALUs: []ALU{{}, {Reads: []int{0}}, {Reads: []int{0, 1}}}}}}, 3},
+		{"an action that writes its key last spans stages (sampling: count, then sample = count == N)", Problem{Limits: lim,
+			Tables:  []Table{{Name: "sampler", Entries: 1, Match: "exact", Actions: []int{0}}},
+			Actions: []Action{{Name: "sample", ALUs: []ALU{{Stateful: true}, {Reads: []int{0}, WritesKey: "meta.sample"}}}}}, 2},
+		{"no ALU of the part after its key changes: the other action's chain ends with the write", Problem{Limits: lim,
+			Tables:  []Table{{Name: "t", Entries: 1, Match: "exact", Actions: []int{0, 1}}},
+			Actions: []Action{{Name: "w", ALUs: []ALU{{WritesKey: "meta.k"}}}, chain("long", 3)}}, 3},
 		{"a chain after a dependency", Problem{Limits: lim,
 			Tables:  []Table{{Name: "t1", Actions: []int{0}}, {Name: "t2", Actions: []int{1}}, {Name: "t3", Actions: []int{2}}},
 			Actions: []Action{chain("a", 2), chain("b", 1), stateful("c")}, Deps: []Dep{{0, 1, ActionDep}, {1, 2, ReverseMatch}}}, 3},
@@ -102,6 +108,12 @@ func TestInfeasible(t *testing.T) {
 			Tables: []Table{{Name: "t", Actions: []int{0}}}, Actions: []Action{chain("a", 7)}}},
 		{"an action that writes its key cannot span stages", Problem{Limits: lim,
 			Tables: []Table{{Name: "t", Actions: []int{0}}}, Actions: []Action{{Name: "a", ModifiesKey: true, ALUs: chain("a", 2).ALUs}}}},
+		{"an action that writes its key, then reads it, cannot span stages", Problem{Limits: lim,
+			Tables:  []Table{{Name: "fw", Entries: 1, Match: "exact", Actions: []int{0}}},
+			Actions: []Action{{Name: "a", ALUs: []ALU{{WritesKey: "meta.idx"}, {Stateful: true, Reads: []int{0}}}}}}},
+		{"an action that writes its key in the match's stage keeps the part there", Problem{Limits: lim,
+			Tables:  []Table{{Name: "t", Entries: 1, Match: "exact", Actions: []int{0, 1}}},
+			Actions: []Action{{Name: "set", ModifiesKey: true, ALUs: []ALU{{}}}, chain("long", 2)}}},
 		{"no slot to carry an output", Problem{Limits: oneALU,
 			Tables:  []Table{{Name: "t", Actions: []int{0}}},
 			Actions: []Action{{Name: "a", ALUs: []ALU{{}, {Reads: []int{0}}, {Reads: []int{0, 1}}}}}}},
@@ -131,6 +143,9 @@ func randomProblem(rng *rand.Rand) *Problem {
 		act := Action{Name: fmt.Sprintf("a%d", a)}
 		for u := 0; u < 1+rng.Intn(3); u++ {
 			alu := ALU{Stateful: rng.Intn(4) == 0}
+			if rng.Intn(8) == 0 {
+				alu.WritesKey = "k"
+			}
 			for r := 0; r < u; r++ {
 				if rng.Intn(2) == 0 {
 					alu.Reads = append(alu.Reads, r)

@@ -191,3 +191,26 @@ func aluDepth(alus []ALU) int {
 	}
 	return out
 }
+
+// KeyWrittenEarly says why a problem has no placement when an action
+// writes its table's key with an ALU that later ALUs of the action read
+// ("" when none does): the match repeats in every stage the action's ALUs
+// occupy, and after the write it would match the new key.
+func KeyWrittenEarly(p *Problem) string {
+	for _, tab := range p.Tables {
+		for _, a := range tab.Actions {
+			act := p.Actions[a]
+			for v, alu := range act.ALUs {
+				for _, u := range alu.Reads {
+					if key := act.ALUs[u].WritesKey; key != "" {
+						return fmt.Sprintf("action %s writes %s, a key of table %s, in the stage of its ALU %d, and its ALU %d reads that result a stage later; "+
+							"the table's match repeats in every stage its action's ALUs occupy (CaT §3.3) and would match the new key there: "+
+							"key %s on a field the action does not write, or compute %s in a table applied before %s",
+							act.Name, key, tab.Name, u, v, tab.Name, key, tab.Name)
+					}
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -72,3 +72,20 @@ func TestSolverNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyWrittenEarly: an action that computes its table's key and then
+// reads it has no placement however many stages there are; the reason
+// names the action, the key, the table and the ALUs, before any solver.
+func TestKeyWrittenEarly(t *testing.T) {
+	p := &Problem{Limits: small(),
+		Tables:  []Table{{Name: "fw", Entries: 1, Match: "exact", Actions: []int{0}}},
+		Actions: []Action{{Name: "firewall", ALUs: []ALU{{WritesKey: "meta.idx"}, {Stateful: true, Reads: []int{0}}}}}}
+	want := "action firewall writes meta.idx, a key of table fw, in the stage of its ALU 0, and its ALU 1 reads that result a stage later"
+	if got := KeyWrittenEarly(p); !strings.HasPrefix(got, want) || !strings.Contains(got, "key fw on a field the action does not write") {
+		t.Errorf("got %q, want it to start %q and say what to change", got, want)
+	}
+	p.Actions[0].ALUs[0].WritesKey, p.Actions[0].ALUs[1].WritesKey = "", "meta.idx"
+	if got := KeyWrittenEarly(p); got != "" {
+		t.Errorf("the key written by the last ALU: got %q, want none", got)
+	}
+}

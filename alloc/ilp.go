@@ -114,7 +114,8 @@ func (e *ilp) tables() {
 }
 
 // order: a part's ALUs run no earlier than its match (in its stage, when
-// the action writes the key), an ALU after the ALUs it reads, a table
+// the action writes the key), an ALU after the ALUs it reads, no unit of
+// a part after an ALU that writes its key, a table
 // after the tables it depends on, and the parts of an ordered table in
 // order.
 func (e *ilp) order() {
@@ -137,6 +138,11 @@ func (e *ilp) order() {
 				e.row([]milp.Var{e.stage[x], e.stage[match]}, []float64{1, -1}, sense, 0)
 				for _, r := range m.units[x].reads {
 					e.row([]milp.Var{e.stage[x], e.stage[r]}, []float64{1, -1}, milp.GE, 1)
+				}
+			}
+			for _, w := range us {
+				if m.writesKey(w) { // the part ends where its key changes
+					e.row([]milp.Var{l, e.stage[w]}, []float64{1, -1}, milp.LE, 0)
 				}
 			}
 		}

@@ -114,6 +114,24 @@ func (m *model) modifiesKey(x int) bool {
 	return m.p.Actions[m.p.Tables[u.table].Actions[u.action]].ModifiesKey
 }
 
+// writesKey reports whether unit x changes its table's key when its
+// stage ends: no unit of its part may sit in a later stage, where the
+// repeated match would see the new key. The match of a table with a
+// ModifiesKey action counts: that action runs in the match's stage.
+func (m *model) writesKey(x int) bool {
+	u := m.units[x]
+	t := m.p.Tables[u.table]
+	if u.isMatch() {
+		for _, a := range t.Actions {
+			if m.p.Actions[a].ModifiesKey {
+				return true
+			}
+		}
+		return false
+	}
+	return m.modifiesKey(x) || m.p.Actions[t.Actions[u.action]].ALUs[u.alu].WritesKey != ""
+}
+
 // solution turns the stage of every unit into a Solution.
 func (m *model) solution(stage []int) *Solution {
 	s := &Solution{Propagated: make([]int, m.ns)}

@@ -123,6 +123,16 @@ func (e *smt) order() {
 					e.assert(e.stage[r].ULT(e.stage[x]))
 				}
 			}
+			for _, w := range us {
+				if !m.writesKey(w) {
+					continue
+				}
+				for _, x := range us {
+					if x != w {
+						e.assert(e.stage[x].ULE(e.stage[w]))
+					}
+				}
+			}
 		}
 	}
 	// after: every unit of the earlier part is before (or, not strict, no

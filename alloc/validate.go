@@ -64,6 +64,11 @@ func checkPart(p *Problem, s *Solution, t, i int, stateful, stateless []int) err
 	if len(s.ALUs[t][i]) != len(tab.Actions) {
 		return fmt.Errorf("%d actions placed, it has %d", len(s.ALUs[t][i]), len(tab.Actions))
 	}
+	for _, a := range tab.Actions {
+		if p.Actions[a].ModifiesKey && len(stages) > 1 {
+			return fmt.Errorf("action %s writes the table's key where it matches, yet the match repeats in stages %v", p.Actions[a].Name, stages)
+		}
+	}
 	for k, a := range tab.Actions {
 		act, placed := p.Actions[a], s.ALUs[t][i][k]
 		if len(placed) != len(act.ALUs) {
@@ -78,6 +83,8 @@ func checkPart(p *Problem, s *Solution, t, i int, stateful, stateless []int) err
 				return fmt.Errorf("action %s: ALU %d is in stage %d, before the match", act.Name, u, st)
 			case act.ModifiesKey && st != stages[0]:
 				return fmt.Errorf("action %s writes its table's key, yet ALU %d runs in stage %d after the match's %d", act.Name, u, st, stages[0])
+			case (alu.WritesKey != "" || act.ModifiesKey) && st != stages[len(stages)-1]:
+				return fmt.Errorf("action %s: ALU %d writes the table's key in stage %d, yet the match repeats in stage %d", act.Name, u, st, stages[len(stages)-1])
 			}
 			if alu.Stateful {
 				stateful[st]++

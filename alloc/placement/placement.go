@@ -45,6 +45,10 @@ func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode)
 		// solver, which takes long to prove it (SipHash: 18 s).
 		return &alloc.InfeasibleError{Why: msg}
 	}
+	if msg := alloc.KeyWrittenEarly(pl.Problem); msg != "" {
+		// No relaxed limit would help: say what would.
+		return &alloc.InfeasibleError{Why: msg}
+	}
 	sol, err := s.Solve(ctx, pl.Problem, mode)
 	var inf *alloc.InfeasibleError
 	switch {
@@ -117,21 +121,24 @@ func (pl *Placement) Stages(g *synth.Graph) []int {
 func Build(an *transform.Analysis, graphs map[string]*synth.Graph, limits target.Limits) *Placement {
 	pl := &Placement{Problem: &alloc.Problem{Limits: limits}}
 	p := pl.Problem
+	// An action is described once per set of keys it runs under: which of
+	// its ALUs write the key depends on them.
 	type use struct {
-		a           *ir.Action
-		modifiesKey bool
+		a    *ir.Action
+		keys string
 	}
 	actions := map[use]int{}
 	action := func(a *ir.Action, keys []ir.Expr) int {
-		k := use{a, writesKey(a, keys)}
+		k := use{a, exprsText(keys)}
 		if i, ok := actions[k]; ok {
 			return i
 		}
-		act := alloc.Action{Name: a.Name, ModifiesKey: k.modifiesKey}
+		act := alloc.Action{Name: a.Name}
 		if g, ok := graphs[a.Name]; ok {
 			act.ALUs = graphALUs(g)
+			act.ModifiesKey = markKeyWrites(g, act.ALUs, keys)
 		} else {
-			act.ALUs = plainALUs(a.Body)
+			act.ALUs, act.ModifiesKey = plainALUs(a.Body), writesKey(a, keys)
 		}
 		p.Actions = append(p.Actions, act)
 		actions[k] = len(p.Actions) - 1
@@ -213,6 +220,39 @@ func graphALUs(g *synth.Graph) []alloc.ALU {
 	return out
 }
 
+// markKeyWrites marks the ALUs of g after which the table's key differs:
+// an ALU whose output a key field takes, and, for a key field given a
+// copy or a constant (which lands when the action's last stage ends),
+// every ALU no other reads. It reports whether the key changes with no
+// ALU to mark: then it changes where the table matches.
+func markKeyWrites(g *synth.Graph, alus []alloc.ALU, keys []ir.Expr) (atMatch bool) {
+	read := make([]bool, len(alus))
+	for _, a := range alus {
+		for _, r := range a.Reads {
+			read[r] = true
+		}
+	}
+	for _, w := range g.Writes {
+		field := ir.Format(g.Fields[w.Field])
+		if !isKey(field, keys) {
+			continue
+		}
+		if w.Value.Kind == synth.FromALU {
+			alus[w.Value.Index].WritesKey = field
+			continue
+		}
+		if len(alus) == 0 {
+			atMatch = true
+		}
+		for i := range alus {
+			if !read[i] {
+				alus[i].WritesKey = field
+			}
+		}
+	}
+	return atMatch
+}
+
 // plainALUs describes an action without @atomic code as P4 targets run
 // one: in a single stage, one ALU per primitive (stateful for an extern
 // object's method), all reading the stage's input.
@@ -241,23 +281,44 @@ func plainALUs(body []ir.Stmt) []alloc.ALU {
 	return out
 }
 
+func exprsText(es []ir.Expr) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, ir.Format(e))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// isKey reports whether the location lhs (printed) is, holds or lies
+// in one of keys.
+func isKey(lhs string, keys []ir.Expr) bool {
+	within := func(a, b string) bool {
+		return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(a, b+"[")
+	}
+	for _, k := range keys {
+		if k := ir.Format(k); within(k, lhs) || within(lhs, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // writesKey reports whether an action assigns a table key's field.
 func writesKey(a *ir.Action, keys []ir.Expr) bool {
 	if len(keys) == 0 {
 		return false
-	}
-	var texts []string
-	for _, k := range keys {
-		texts = append(texts, ir.Format(k))
 	}
 	var walk func([]ir.Stmt) bool
 	walk = func(ss []ir.Stmt) bool {
 		for _, st := range ss {
 			switch st := st.(type) {
 			case *ir.Assign:
-				lhs := ir.Format(st.LHS)
-				for _, k := range texts {
-					if strings.HasPrefix(k, lhs) || strings.HasPrefix(lhs, k) {
+				if isKey(ir.Format(st.LHS), keys) {
+					return true
+				}
+			case *ir.CallStmt: // r.read(meta.k, i), hash(meta.k, ...)
+				for _, arg := range st.Call.Args {
+					if arg.Dir != ir.DirIn && arg.Dir != ir.DirNone && isKey(ir.Format(arg.Value), keys) {
 						return true
 					}
 				}

@@ -50,7 +50,13 @@ struct headers {
     app_t      app;
 }
 
+/* A benchmark that needs metadata fields defines BENCH_METADATA as their
+ * declarations before including this file. */
+#ifndef BENCH_METADATA
+#define BENCH_METADATA
+#endif
 struct metadata {
+    BENCH_METADATA
 }
 
 parser MyParser(packet_in packet, out headers hdr, inout metadata meta,
