@@ -233,8 +233,10 @@ func (s scope) stmt(st ir.Stmt) effects {
 	case *ir.CallAction:
 		out.add(s.actionCall(st.Call.Action, st.Call.Args))
 	case *ir.ApplyTable:
+		out.reads = append(out.reads, s.keys(st.Table)...)
 		out.add(s.table(st.Table))
 	case *ir.SwitchAction:
+		out.reads = append(out.reads, s.keys(st.Table)...)
 		out.add(s.table(st.Table))
 		for _, c := range st.Cases {
 			out.add(s.stmts(c.Body))

@@ -88,7 +88,9 @@ func (f *flattener) seq(ss []ir.Stmt) ([]alt, error) {
 			if alts, err = f.product(alts, next, true); err != nil {
 				return nil, err
 			}
-		case *ir.Assign, *ir.CallAction, *ir.CallStmt, *ir.SetValid, *ir.StackShift, *ir.Exit, *ir.Declare:
+		case *ir.Assign, *ir.CallAction, *ir.CallStmt, *ir.SetValid, *ir.StackShift, *ir.Exit, *ir.Declare, *ir.ApplyTable:
+			// A table application stays a leaf: the new table's switch on
+			// the action it ran applies it (table.go).
 			for i := range alts {
 				alts[i].leaves = append(append([]ir.Stmt(nil), alts[i].leaves...), st)
 			}

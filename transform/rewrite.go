@@ -239,7 +239,15 @@ func (r *rewriter) one(f *flattener, st *ir.If) ([]alt, error) {
 				return nil, refuse("the condition %s reads %s, declared in the apply block, which a table cannot see", ir.Format(e), v)
 			}
 		}
-		if v := r.hidden(f.scope.stmts(a.leaves), a.leaves); v != "" {
+		// A table's actions read their action data and what the control
+		// declares; only the other statements move.
+		var moved []ir.Stmt
+		for _, st := range a.leaves {
+			if _, ok := st.(*ir.ApplyTable); !ok {
+				moved = append(moved, st)
+			}
+		}
+		if v := r.hidden(f.scope.stmts(moved), moved); v != "" {
 			return nil, refuse("a branch uses %s, declared in the apply block, which an action cannot see", v)
 		}
 	}
@@ -298,7 +306,7 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 			text.WriteString(ind + s + "\n")
 		}
 	}
-	fmt.Fprintf(&text, "#line %d\n%s%s.apply();\n", first.Start.Line, ind, name)
+	fmt.Fprintf(&text, "#line %d\n%s", first.Start.Line, t.applyText(ind, r.file))
 	r.edits = append(r.edits, edit{from: first.Start.Line, to: last.End.Line, text: text.String()})
 	rw := Rewrite{Control: r.control_.Name, Span: first.Join(last), Table: name, Entries: len(t.entries), Gateways: countIfs(ss[i:j])}
 	for k, key := range t.keys {

@@ -67,6 +67,72 @@ func TestRewriteME2(t *testing.T) {
 	}
 }
 
+// TestRewriteTablesInBranches: ME-2 and ME-3 with tables in their
+// branches. The conditions become a table keyed on what they test, and
+// each branch's table runs in the case of the switch on the action it ran
+// (the table's next-table choice, no gateway): ME-2's 3 gateways, 3
+// tables and 3 stages become 0, 4 and 1; ME-3's 4 gateways and 4 tables
+// become 0 and 3, in 1 stage. The meaning is checked on every corpus
+// program by TestTransformKeepsMeaning; here the form.
+func TestRewriteTablesInBranches(t *testing.T) {
+	for _, c := range []struct {
+		name, keys, entries string
+		cases               []string
+		before, after       Summary
+	}{
+		{"me2_tables.p4", "hdr.app.round: exact", "1:if_53_1 2:if_53_2 3:if_53_3", []string{"if_53_1:round1", "if_53_2:round2", "if_53_3:round3"},
+			Summary{Gateways: 3, Tables: 3, Stages: 3}, Summary{Gateways: 0, Tables: 4, Stages: 1}},
+		{"me3_tables.p4", "hdr.app.session_color: ternary, hdr.app.app_color: ternary", "(2, _):drop (_, 2):drop (1, _):if_58_1 (_, 1):if_58_2",
+			[]string{"if_58_1:session_yellow", "if_58_2:app_yellow"},
+			Summary{Gateways: 4, Tables: 4, Stages: 1}, Summary{Gateways: 0, Tables: 3, Stages: 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, before, after := transformed(t, c.name, nil)
+			if len(res.Rewrites) != 1 {
+				t.Fatalf("%d rewrites, want 1; kept %+v", len(res.Rewrites), res.Kept)
+			}
+			if got := strings.Join(res.Rewrites[0].Keys, ", "); got != c.keys {
+				t.Errorf("keys %q, want %q", got, c.keys)
+			}
+			ctl := after.Control("MyIngress")
+			tbl := ctl.Table(res.Rewrites[0].Table)
+			var entries []string
+			for _, e := range tbl.Entries {
+				var ks []string
+				for _, k := range e.Keys {
+					ks = append(ks, strings.ReplaceAll(k.String(), "default", "_"))
+				}
+				s := strings.Join(ks, ", ")
+				if len(ks) > 1 {
+					s = "(" + s + ")"
+				}
+				entries = append(entries, s+":"+e.Action.Action.Name)
+			}
+			if got := strings.Join(entries, " "); got != c.entries {
+				t.Errorf("entries %q, want %q", got, c.entries)
+			}
+			var cases []string
+			for _, st := range ctl.Body {
+				if sw, ok := st.(*ir.SwitchAction); ok && sw.Table == tbl {
+					for _, k := range sw.Cases {
+						for _, b := range k.Body {
+							if ap, ok := b.(*ir.ApplyTable); ok {
+								cases = append(cases, k.Actions[0].Name+":"+ap.Table.Name)
+							}
+						}
+					}
+				}
+			}
+			if got, want := strings.Join(cases, " "), strings.Join(c.cases, " "); got != want {
+				t.Errorf("switch cases %q, want %q\n%s", got, want, res.Source)
+			}
+			if b, a := analyze(t, before, 16), analyze(t, after, 16); b.Summary != c.before || a.Summary != c.after {
+				t.Errorf("before %+v, after %+v; want %+v, then %+v", b.Summary, a.Summary, c.before, c.after)
+			}
+		})
+	}
+}
+
 // TestTransformKeepsMeaning: for every program of the corpus, the
 // transformed program and the original agree in the interpreter on 10,000
 // random packets, with the same random entries in the original's tables
@@ -144,7 +210,10 @@ func TestNoRewrite(t *testing.T) {
 		{"two fields compared", `if (hdr.app.x == hdr.app.y) { hdr.app.a = 1; }`, "not a test of fields against constants"},
 		{"arithmetic on a field", `if (hdr.app.x + 1 == 3) { hdr.app.a = 1; }`, "not a test of fields against constants"},
 		{"mask and range on one field", `if (hdr.app.x & 0xF0 == 0x10 && hdr.app.x < 0x18) { hdr.app.a = 1; }`, "a range and a mask"},
-		{"branch applies a table", `if (hdr.app.x == 1) { t.apply(); }`, "a table application"},
+		{"a table in two alternatives", `if (hdr.app.x == 1) { t.apply(); }
+        if (hdr.app.y == 2) { hdr.app.b = 1; }`, "table t, applied at"},
+		{"a table whose key a branch writes first", `if (hdr.app.x == 1) { hdr.app.round = 1; }
+        if (hdr.app.y == 2) { t.apply(); }`, "depend on each other (RAW on hdr.app.round)"},
 		{"table hit", `if (t.apply().hit) { hdr.app.a = 1; }`, "not a test of fields against constants"},
 		{"apply-block local", `bit<8> tmp = hdr.app.x;
         if (tmp == 3) { hdr.app.a = 1; }`, "declared in the apply block"},

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
 )
 
@@ -18,6 +19,17 @@ type newTable struct {
 	// dflt is the action of the packets no entry matches.
 	dflt     *newAction
 	dfltArgs []ir.Expr
+	// cases, when a branch applies tables, are the cases of a switch on
+	// the action the table ran: the branch's tables and what follows
+	// them, which an action cannot hold.
+	cases []newCase
+}
+
+// newCase is what runs after the new table when it ran action: a
+// branch's statements from its first table application on.
+type newCase struct {
+	action *newAction
+	body   []ir.Stmt
 }
 
 // newAction is an action the table runs: a declared one (decl set), or
@@ -47,6 +59,9 @@ type tableBuilder struct {
 func buildTable(alts []alt, name string, s scope, fresh func(string) string, noAction *ir.Action) (*newTable, error) {
 	b := &tableBuilder{m: &matcher{scope: s}, names: fresh, noAct: noAction, table: &newTable{name: name},
 		byBody: map[string]*newAction{}, actions: map[*ir.Action]*newAction{}}
+	if err := appliedOnce(alts); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, a := range alts {
 		act, args, err := b.action(a.leaves)
@@ -158,10 +173,66 @@ func matchKind(entries []newEntry, k, width int) (string, error) {
 	return ir.MatchExact, nil
 }
 
+// appliedOnce refuses a decision list that applies one table in two
+// alternatives that differ: the switch would apply it in two cases, and
+// a table is applied once. (Alike alternatives share an action, so a
+// case.)
+func appliedOnce(alts []alt) error {
+	type use struct {
+		at     diag.Span
+		leaves string
+	}
+	where := map[*ir.Table]use{}
+	for _, a := range alts {
+		text := printStmts(a.leaves, "")
+		for _, st := range a.leaves {
+			if ap, ok := st.(*ir.ApplyTable); ok {
+				if first, dup := where[ap.Table]; dup && first.leaves != text {
+					return refuse("table %s, applied at %s, would be applied in two cases of the new table's switch: the conditions around it overlap others with other statements", ap.Table.Name, first.at)
+				}
+				where[ap.Table] = use{ap.Span(), text}
+			}
+		}
+	}
+	return nil
+}
+
+// splitAtTable splits a branch's statements before its first table
+// application: lead can run in the new table's action, tail in the case
+// of the switch on it. A lead that declares a variable stays with the
+// tail, which may use it.
+func splitAtTable(leaves []ir.Stmt) (lead, tail []ir.Stmt) {
+	for i, st := range leaves {
+		if _, ok := st.(*ir.ApplyTable); ok {
+			lead, tail = leaves[:i], leaves[i:]
+			break
+		}
+	}
+	for _, st := range lead {
+		if _, ok := st.(*ir.Declare); ok {
+			return nil, leaves
+		}
+	}
+	return lead, tail
+}
+
 // action returns the table action that runs leaves: NoAction for none,
 // the action itself for a lone call with constant data, else a new
-// action (one per distinct body).
+// action (one per distinct body). Leaves that apply a table get an
+// action of their own, whatever its body, so that the switch on it
+// tells them apart, and a case of the switch.
 func (b *tableBuilder) action(leaves []ir.Stmt) (*newAction, []ir.Expr, error) {
+	if lead, tail := splitAtTable(leaves); len(tail) > 0 {
+		key := "tables:" + printStmts(leaves, "")
+		if a, ok := b.byBody[key]; ok {
+			return a, nil, nil
+		}
+		a := &newAction{name: b.names(b.table.name + "_" + fmt.Sprint(len(b.byBody)+1)), body: lead}
+		b.byBody[key] = a
+		b.table.actions = append(b.table.actions, a)
+		b.table.cases = append(b.table.cases, newCase{action: a, body: tail})
+		return a, nil, nil
+	}
 	if len(leaves) == 0 && b.noAct != nil {
 		return b.declared(b.noAct), nil, nil
 	}
@@ -234,6 +305,22 @@ func (t *newTable) print(indent, file string) string {
 	}
 	fmt.Fprintf(&b, "%sconst default_action = %s(%s);\n", in, t.dflt.name, exprs(t.dfltArgs))
 	fmt.Fprintf(&b, "%ssize = %d;\n%s}\n", in, max(len(t.entries), 1), indent)
+	return b.String()
+}
+
+// applyText is the statement that applies the table, at indent: the
+// application, or the switch on the action it ran whose cases apply the
+// branches' tables.
+func (t *newTable) applyText(indent, file string) string {
+	if len(t.cases) == 0 {
+		return fmt.Sprintf("%s%s.apply();\n", indent, t.name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%sswitch (%s.apply().action_run) {\n", indent, t.name)
+	for _, c := range t.cases {
+		fmt.Fprintf(&b, "%s    %s: {\n%s%s    }\n", indent, c.action.name, printStmtsWhereWritten(c.body, indent+"        ", file), indent)
+	}
+	fmt.Fprintf(&b, "%s}\n", indent)
 	return b.String()
 }
 
@@ -328,6 +415,8 @@ func printStmt(st ir.Stmt) string {
 		return fmt.Sprintf("%s.pop_front(%d);", ir.Format(st.X), st.Count)
 	case *ir.Exit:
 		return "exit;"
+	case *ir.ApplyTable:
+		return st.Table.Name + ".apply();"
 	case *ir.Declare:
 		if st.Init == nil {
 			return fmt.Sprintf("%s %s;", st.Var.Type, st.Var.Name)
