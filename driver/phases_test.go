@@ -87,3 +87,18 @@ func TestKeyWrittenThenRead(t *testing.T) {
 		t.Errorf("got %v (%s), want %q", err, res.Diagnostics.String(), want)
 	}
 }
+
+// TestTablesInBranchesOnTofino: ME-2 and ME-3 with tables in their
+// branches compile for Tofino with no gateway left, in 1 stage, and the
+// placed ALUs and the TNA program agree with the interpreter.
+func TestTablesInBranchesOnTofino(t *testing.T) {
+	for _, name := range []string{"me2_tables.p4", "me3_tables.p4"} {
+		t.Run(name, func(t *testing.T) {
+			res := compileCorpus(t, name, "tofino", "", 2000)
+			tr := res.Report.Transform
+			if tr.After.Gateways != 0 || tr.After.Stages != 1 || res.Report.Stages != 1 {
+				t.Errorf("after phase 1 %+v, %d stages placed; want no gateway and 1 stage", tr.After, res.Report.Stages)
+			}
+		})
+	}
+}
