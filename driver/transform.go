@@ -31,7 +31,7 @@ func (c *compile) transform(ctx context.Context) error {
 	if req.NoTransform {
 		return nil
 	}
-	out, err := transform.Transform(ctx, prog, req.File, req.Source)
+	out, err := transform.TransformWith(ctx, prog, req.File, req.Source, transform.RewriteOptions{KeepTableBranches: c.target.NoNextTables})
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)
 	}

@@ -51,5 +51,8 @@ func Target() *target.Target {
 		Grammars:    grammars(),
 		Stateful:    "if_else",
 		Stateless:   "stateless",
+		// A table's conditions become part of its key (docs/menshen-format.md);
+		// nothing branches on the action a table ran.
+		NoNextTables: true,
 	}
 }

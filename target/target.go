@@ -97,6 +97,11 @@ type Target struct {
 	Grammars  []*grammar.Grammar
 	Stateful  string
 	Stateless string
+	// NoNextTables says the target's tables cannot choose the tables
+	// applied after them (a switch on the action a table ran): gateways,
+	// or conditions folded into keys, decide whether a table runs. Phase 1
+	// then leaves if statements whose branches apply tables as written.
+	NoNextTables bool
 }
 
 // Grammar returns the grammar called name, or an error listing the

@@ -50,11 +50,24 @@ type Result struct {
 // comments inside them move above the table's application. file names
 // the main file in prog's spans and src is its text.
 func Transform(ctx context.Context, prog *ir.Program, file string, src []byte) (*Result, error) {
+	return TransformWith(ctx, prog, file, src, RewriteOptions{})
+}
+
+// RewriteOptions change what Transform rewrites.
+type RewriteOptions struct {
+	// KeepTableBranches leaves if statements whose branches apply tables
+	// as written, for a target whose tables cannot choose the tables after
+	// them (target.Target.NoNextTables).
+	KeepTableBranches bool
+}
+
+// TransformWith is Transform with options.
+func TransformWith(ctx context.Context, prog *ir.Program, file string, src []byte, opts RewriteOptions) (*Result, error) {
 	names := newNamer()
 	gs := newGuards(names)
 	defer gs.close()
 	r := &rewriter{ctx: ctx, prog: prog, file: file, lines: splitLines(string(src)), newlineAtEnd: strings.HasSuffix(string(src), "\n"), gs: gs,
-		scope: scope{names: names}, used: usedNames(prog)}
+		scope: scope{names: names}, used: usedNames(prog), opts: opts}
 	for _, a := range prog.Actions {
 		if a.Name == "NoAction" {
 			r.noAction = a
@@ -75,6 +88,7 @@ func Transform(ctx context.Context, prog *ir.Program, file string, src []byte) (
 type rewriter struct {
 	ctx   context.Context
 	prog  *ir.Program
+	opts  RewriteOptions
 	file  string
 	lines []string
 	// newlineAtEnd is whether the source ends with a line break.
@@ -214,7 +228,32 @@ func (r *rewriter) group(ss []ir.Stmt, i int) (j int, alts []alt, err error) {
 	if err := f.conditionsUnwritten(alts); err != nil {
 		return j, nil, r.keep(whole, err)
 	}
+	if err := r.tableBranches(alts, countIfs(ss[i:j])); err != nil {
+		return j, nil, r.keep(whole, err)
+	}
 	return j, alts, nil
+}
+
+// tableBranches refuses a decision list whose branches apply tables when
+// the target cannot branch on the new table's action, or when one
+// condition guards them: the new table would take the gateway's place
+// and save nothing.
+func (r *rewriter) tableBranches(alts []alt, conditions int) error {
+	for _, a := range alts {
+		for _, st := range a.leaves {
+			if _, ok := st.(*ir.ApplyTable); !ok {
+				continue
+			}
+			switch {
+			case r.opts.KeepTableBranches:
+				return refuse("a branch applies table %s at %s, and the target's tables cannot choose the tables after them", st.(*ir.ApplyTable).Table.Name, st.Span())
+			case conditions < 2:
+				return refuse("one condition guards table %s at %s: a table in its place would save no stage", st.(*ir.ApplyTable).Table.Name, st.Span())
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // keep records why the statements at sp stay; errors other than refusals

@@ -133,6 +133,27 @@ func TestRewriteTablesInBranches(t *testing.T) {
 	}
 }
 
+// TestKeepTableBranches: for a target whose tables cannot choose the
+// tables after them, ME-2 with tables stays as written, and says why.
+func TestKeepTableBranches(t *testing.T) {
+	file := filepath.Join(corpus.Dir(), "ok", "me2_tables.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := corpus.LoadSource(t, "me2_tables.p4", src)
+	res, err := TransformWith(context.Background(), prog, file, src, RewriteOptions{KeepTableBranches: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rewrites) != 0 || string(res.Source) != string(src) {
+		t.Fatalf("%d rewrites; the program changed", len(res.Rewrites))
+	}
+	if len(res.Kept) != 1 || !strings.Contains(res.Kept[0].Reason, "a branch applies table round1 at") {
+		t.Errorf("kept %+v, want the run kept because a branch applies round1", res.Kept)
+	}
+}
+
 // TestTransformKeepsMeaning: for every program of the corpus, the
 // transformed program and the original agree in the interpreter on 10,000
 // random packets, with the same random entries in the original's tables
@@ -212,6 +233,7 @@ func TestNoRewrite(t *testing.T) {
 		{"mask and range on one field", `if (hdr.app.x & 0xF0 == 0x10 && hdr.app.x < 0x18) { hdr.app.a = 1; }`, "a range and a mask"},
 		{"a table in two alternatives", `if (hdr.app.x == 1) { t.apply(); }
         if (hdr.app.y == 2) { hdr.app.b = 1; }`, "table t, applied at"},
+		{"one condition around a table", `if (hdr.app.x == 1) { t.apply(); }`, "one condition guards table t"},
 		{"a table whose key a branch writes first", `if (hdr.app.x == 1) { hdr.app.round = 1; }
         if (hdr.app.y == 2) { t.apply(); }`, "depend on each other (RAW on hdr.app.round)"},
 		{"table hit", `if (t.apply().hit) { hdr.app.a = 1; }`, "not a test of fields against constants"},
