@@ -160,4 +160,11 @@ const (
 	// frontend rejected the result, a bug of p4hls; the program is
 	// compiled as written (a warning).
 	RewriteRejected
+
+	// WrapCostsStage: a sum or difference an @atomic action compares wraps
+	// on some inputs, and no shallower mapping of the action is right on
+	// those; the note names the precondition that rules the wrap out (a
+	// note: the compile goes on).
+	//	if (hdr.app.now - 10 > lu) { ... }   // assume(hdr.app.now >= 10);
+	WrapCostsStage
 )

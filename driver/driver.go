@@ -210,9 +210,24 @@ func (c *compile) synthesize(ctx context.Context) error {
 			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
 		}
 		res.Graphs = append(res.Graphs, g)
-		res.Report.Actions = append(res.Report.Actions, report.NewAction(g, stats, time.Since(start)))
+		res.Report.Actions = append(res.Report.Actions, report.NewAction(g, tx, stats, time.Since(start)))
+		if tx.Assume == nil && stats.Deeper {
+			c.wrapNotes(tx, g)
+		}
 	}
 	return nil
+}
+
+// wrapNotes says, for an action whose shallower mappings failed, which
+// of its compared sums and differences wrap, and the precondition that
+// would let a mapping ignore it.
+func (c *compile) wrapNotes(tx *synth.Transaction, g *synth.Graph) {
+	for _, h := range synth.WrapHints(tx) {
+		c.res.Diagnostics.Add(diag.Diagnostic{Span: h.Span, Severity: diag.Note, Code: diag.WrapCostsStage,
+			Msg: fmt.Sprintf("action %s takes %d stages: no shallower mapping is right on every input, and %s wraps where %s, which a comparison reads; "+
+				"if that never happens, say so with %s in the action: synthesis is then right only where it holds",
+				tx.Action.Name, g.Depth(), ir.Format(h.Expr), h.Where, h.Assume)})
+	}
 }
 
 // width is the ALUs' word width.

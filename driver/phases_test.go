@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/internal/corpus"
 )
 
@@ -100,5 +101,39 @@ func TestTablesInBranchesOnTofino(t *testing.T) {
 				t.Errorf("after phase 1 %+v, %d stages placed; want no gateway and 1 stage", tr.After, res.Report.Stages)
 			}
 		})
+	}
+}
+
+// TestWrapNotes: BLUE increase on Tofino takes 2 stages because now - 10
+// wraps, and the compile says so with the precondition that would save
+// the stage; with it stated (blue_increase_assume.p4) the action takes
+// 1 stage, the report lists the precondition, and no note is made.
+func TestWrapNotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two Tofino syntheses")
+	}
+	res := compileCorpus(t, "blue_increase.p4", "tofino", "", 0)
+	var notes []string
+	for _, d := range res.Diagnostics.Items() {
+		if d.Code == diag.WrapCostsStage {
+			notes = append(notes, d.Msg)
+		}
+	}
+	want := "(hdr.app.now - 32w10) wraps where hdr.app.now < 32w10"
+	if len(notes) != 1 || !strings.Contains(notes[0], want) || !strings.Contains(notes[0], "assume(hdr.app.now >= 32w10);") {
+		t.Errorf("notes %q, want one naming %q and its assume", notes, want)
+	}
+	res = compileCorpus(t, "blue_increase_assume.p4", "tofino", "", 1000)
+	if res.Report.Stages != 1 || len(res.Report.Actions) != 1 {
+		t.Fatalf("%d stages, want 1", res.Report.Stages)
+	}
+	pre := res.Report.Actions[0].Preconditions
+	if len(pre) != 1 || pre[0].Kind != "assume" || pre[0].Condition != "(hdr.app.now >= 32w10)" || !strings.HasSuffix(pre[0].At, "blue_increase_assume.p4:30:13") {
+		t.Errorf("preconditions %+v", pre)
+	}
+	for _, d := range res.Diagnostics.Items() {
+		if d.Code == diag.WrapCostsStage {
+			t.Errorf("a note with the precondition stated: %s", d.Msg)
+		}
 	}
 }

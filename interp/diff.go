@@ -34,11 +34,21 @@ type Case struct {
 }
 
 // Case returns a random case: entries for every table, register contents,
-// and packets on ports 0 to 3.
+// and packets on ports 0 to 3. When the program states preconditions
+// (assume, assert), its packets meet them, each in the state the packets
+// before it left.
 func (g *Generator) Case(packets, entriesPerTable, registerCells int) *Case {
 	c := &Case{Entries: g.Entries(entriesPerTable), Registers: g.Registers(registerCells)}
+	keep := g.meetsPreconditions(c)
 	for i := 0; i < packets; i++ {
-		c.Packets = append(c.Packets, PacketIn{Port: uint64(g.rng.Intn(4)), Data: g.Packet()})
+		p := PacketIn{Port: uint64(g.rng.Intn(4)), Data: g.Packet()}
+		for draws := 1; keep != nil && !keep(p); draws++ {
+			if draws == maxDraws {
+				return c // the state admits almost no packet: a shorter case
+			}
+			p = PacketIn{Port: uint64(g.rng.Intn(4)), Data: g.Packet()}
+		}
+		c.Packets = append(c.Packets, p)
 	}
 	return c
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"math/big"
 	"path/filepath"
 	"strings"
@@ -120,7 +121,8 @@ func TestProcessNeverPanics(t *testing.T) {
 		for i := 0; i < 200; i++ {
 			pkt := g.Packet()
 			for cut := 0; cut <= len(pkt); cut += 1 + len(pkt)/7 {
-				if _, err := sw.Process(0, pkt[:cut]); err != nil {
+				var pre *PreconditionError // a random packet may break a stated precondition
+				if _, err := sw.Process(0, pkt[:cut]); err != nil && !errors.As(err, &pre) {
 					t.Fatalf("%s: %v", name, err)
 				}
 			}

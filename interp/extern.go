@@ -254,7 +254,7 @@ func (s *scope) callExtern(c *ir.Call) evalFn {
 		where := c.Span()
 		return func(fr *frame) Value {
 			if cond(fr).U == 0 {
-				fr.sw.fault(fmt.Errorf("%s: %s failed", where, c.Callee.Extern))
+				fr.sw.fault(&PreconditionError{Span: where, Kind: c.Callee.Extern})
 			}
 			return Value{}
 		}

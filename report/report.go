@@ -11,6 +11,7 @@ import (
 
 	"github.com/p4hls/p4hls/alloc/placement"
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/transform"
 )
@@ -98,6 +99,16 @@ type Action struct {
 	Queries       int     `json:"queries"`
 	CacheHits     int     `json:"cache_hits"`
 	Seconds       float64 `json:"seconds"`
+	// Preconditions are the action's assume and assert statements: its
+	// ALUs are proven right only on inputs that meet them.
+	Preconditions []Precondition `json:"preconditions"`
+}
+
+// Precondition is one assume(C) or assert(C) a synthesized action states.
+type Precondition struct {
+	Kind      string `json:"kind"`
+	Condition string `json:"condition"`
+	At        string `json:"at"`
 }
 
 // Artifact is one file the compile produced.
@@ -152,9 +163,13 @@ func New(target string) Report {
 	return r
 }
 
-// NewAction reports a synthesized action.
-func NewAction(g *synth.Graph, stats synth.Stats, took time.Duration) Action {
-	r := Action{Name: g.Action.Name, Depth: g.Depth(), Queries: stats.Queries, CacheHits: stats.CacheHits, Seconds: took.Seconds()}
+// NewAction reports a synthesized action: its graph, from tx.
+func NewAction(g *synth.Graph, tx *synth.Transaction, stats synth.Stats, took time.Duration) Action {
+	r := Action{Name: g.Action.Name, Depth: g.Depth(), Queries: stats.Queries, CacheHits: stats.CacheHits, Seconds: took.Seconds(),
+		Preconditions: []Precondition{}}
+	for _, p := range tx.Preconditions {
+		r.Preconditions = append(r.Preconditions, Precondition{Kind: p.Kind, Condition: ir.Format(p.Cond), At: p.Span.String()})
+	}
 	for _, a := range g.ALUs {
 		if len(a.State) > 0 {
 			r.StatefulALUs++

@@ -46,8 +46,14 @@ type Spec struct {
 	// them make telling examples (a comparison with 10 needs inputs that
 	// differ by about 10 to show which way it goes).
 	Constants []uint64
-	// Key describes Encode canonically for the query cache (two specs
-	// with one key compute the same); "" leaves the query uncached.
+	// Assume, when not nil, is the precondition of the inputs: only
+	// states and packets that satisfy it need be right. It may make
+	// constants of its own (the fields and states the inputs are computed
+	// from), which the check for a counterexample then ranges over too.
+	Assume func(x *z3.Context, states, packets []z3.Expr) z3.Expr
+	// Key describes Encode (and Assume) canonically for the query cache
+	// (two specs with one key compute the same); "" leaves the query
+	// uncached.
 	Key string
 }
 
@@ -245,7 +251,7 @@ func cegis(ctx context.Context, g sketch, spec Spec, r search) (grammar.Config, 
 	}
 	rng := rand.New(rand.NewSource(int64(len(g.holes()))))
 	// A few first examples spare the early iterations.
-	for _, e := range seedExamples(rng, spec, r.narrow) {
+	for _, e := range assumed(ctx, x, spec, seedExamples(rng, spec, r.narrow), r.narrow) {
 		if err := addExample(x, synth, g, spec, holes, e, r.narrow); err != nil {
 			return nil, st, err
 		}
@@ -380,6 +386,23 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 	return out
 }
 
+// assumed keeps the examples that meet the spec's precondition: an
+// example outside it would ask the ALU for what no input needs.
+func assumed(ctx context.Context, x *z3.Context, spec Spec, es []example, width int) []example {
+	if spec.Assume == nil {
+		return es
+	}
+	var out []example
+	for _, e := range es {
+		s := x.NewSolverFor(solverLogic)
+		s.Assert(spec.Assume(x, consts(x, e.states, width), consts(x, e.packets, width)))
+		if res, err := s.Check(ctx); err == nil && res == z3.Sat {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // addExample constrains the holes so that the grammar agrees with the spec
 // on one concrete input.
 func addExample(x *z3.Context, s *z3.Solver, g sketch, spec Spec, holes []z3.Expr, e example, width int) error {
@@ -428,6 +451,9 @@ func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar
 	eqs := agreement(x, spec, terms, wantStates, wantOut)
 	s := x.NewSolverFor(solverLogic)
 	s.Assert(spec.inRange(x, states, packets, width))
+	if spec.Assume != nil {
+		s.Assert(spec.Assume(x, states, packets))
+	}
 	s.Assert(x.And(eqs...).Not())
 	res, err := check(ctx, s)
 	if err != nil {

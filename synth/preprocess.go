@@ -41,6 +41,24 @@ type Transaction struct {
 	B       *Builder
 	Cells   []*Cell
 	Outputs []*Output
+	// Assume is what the action's preconditions (v1model's assume and
+	// assert) say of its inputs and pre-states, as a 1-bit term: each
+	// condition holds where its statement is reached. Synthesis need be
+	// right only where Assume holds. nil when the action states none.
+	Assume *Term
+	// Preconditions are the statements Assume comes from, in order.
+	Preconditions []Precondition
+	// Written maps each sum and difference to the P4 expression it was
+	// first made from, for messages about it.
+	Written map[*Term]*ir.Binary
+}
+
+// Precondition is one assume(C) or assert(C) of an action: a condition
+// the programmer says holds whenever the statement is reached.
+type Precondition struct {
+	Kind string // "assume" or "assert"
+	Cond ir.Expr
+	Span diag.Span
 }
 
 // UnsupportedError says why an action cannot be synthesized, at the
@@ -58,10 +76,12 @@ func (e *UnsupportedError) Error() string { return fmt.Sprintf("%s: %s", e.Span,
 type symState struct {
 	vals map[string]*Term
 	live *Term
+	// path is the conjunction of the branch conditions that lead here.
+	path *Term
 }
 
 func (s *symState) clone() *symState {
-	c := &symState{vals: make(map[string]*Term, len(s.vals)), live: s.live}
+	c := &symState{vals: make(map[string]*Term, len(s.vals)), live: s.live, path: s.path}
 	for k, v := range s.vals {
 		c.vals[k] = v
 	}
@@ -97,7 +117,7 @@ func PreprocessWith(a *ir.Action, opts PreprocessOptions) (tx *Transaction, err 
 	b.raw = opts.NoSimplify
 	p := &preprocessor{b: b, paths: map[string]ir.Expr{}, inputs: map[string]*Term{},
 		locals: map[string]bool{}, cells: map[string]*Cell{}}
-	p.tx = &Transaction{Action: a, B: p.b}
+	p.tx = &Transaction{Action: a, B: p.b, Written: map[*Term]*ir.Binary{}}
 	defer func() {
 		if r := recover(); r != nil {
 			u, ok := r.(*UnsupportedError)
@@ -107,9 +127,12 @@ func PreprocessWith(a *ir.Action, opts PreprocessOptions) (tx *Transaction, err 
 			err = u
 		}
 	}()
-	st := &symState{vals: map[string]*Term{}, live: p.b.Bool(true)}
+	st := &symState{vals: map[string]*Term{}, live: p.b.Bool(true), path: p.b.Bool(true)}
 	p.block(st, a.Body)
 	p.finish(st)
+	if pre := p.tx.Assume; pre != nil && pre.IsConst() && pre.Value == 0 {
+		return nil, &UnsupportedError{Span: p.tx.Preconditions[0].Span, Msg: fmt.Sprintf("action %s: its preconditions never all hold", a.Name)}
+	}
 	return p.tx, nil
 }
 
@@ -260,6 +283,7 @@ func (p *preprocessor) stmt(st *symState, s ir.Stmt) {
 		// Each branch runs from the same state; the merge picks by c. A
 		// branch's live is the if's own until it returns.
 		then, els := st.clone(), st.clone()
+		then.path, els.path = p.b.And(st.path, c), p.b.And(st.path, p.b.Not(c))
 		p.block(then, s.Then)
 		p.block(els, s.Else)
 		p.merge(st, c, then, els)
@@ -321,6 +345,8 @@ func (p *preprocessor) callStmt(st *symState, c *ir.Call) {
 		p.unsupported(c.Span(), "register method %s", c.Callee.Method)
 	case c.Callee.Extern == "hash" && len(c.Args) == 5:
 		p.hash(st, c)
+	case (c.Callee.Extern == "assume" || c.Callee.Extern == "assert") && len(c.Args) == 1:
+		p.precondition(st, c)
 	case c.Callee.Extern == "mark_to_drop":
 		sm := c.Args[0].Value
 		st1, ok := sm.Type().(*ir.Struct)
@@ -335,6 +361,25 @@ func (p *preprocessor) callStmt(st *symState, c *ir.Call) {
 		p.write(st, spec, p.b.Const(511, ir.WidthBits(f.Type)))
 	default:
 		p.unsupported(c.Span(), "the call %s in a synthesized action", ir.Format(c))
+	}
+}
+
+// precondition adds assume(C) or assert(C) to the transaction's
+// precondition: C holds wherever the statement is reached (on its path,
+// before a return). Both are preconditions: BMv2 checks them, a verifier
+// assumes them, and a mapping need be right only where they hold.
+func (p *preprocessor) precondition(st *symState, c *ir.Call) {
+	cond := p.b.Resize(p.expr(st, c.Args[0].Value), 1, false)
+	reached := p.b.And(st.path, st.live)
+	holds := p.b.Or(p.b.Not(reached), cond)
+	p.tx.Preconditions = append(p.tx.Preconditions, Precondition{Kind: c.Callee.Extern, Cond: c.Args[0].Value, Span: c.Span()})
+	if holds.IsConst() && holds.Value != 0 {
+		return // says nothing (assume(true), or on a path never taken)
+	}
+	if p.tx.Assume == nil {
+		p.tx.Assume = holds
+	} else {
+		p.tx.Assume = p.b.And(p.tx.Assume, holds)
 	}
 }
 
@@ -566,7 +611,11 @@ func (p *preprocessor) binary(st *symState, e *ir.Binary) *Term {
 	if swap {
 		x, y = y, x
 	}
-	return b.Binary(op, x, y)
+	t := b.Binary(op, x, y)
+	if _, seen := p.tx.Written[t]; !seen && (e.Op == ir.Add || e.Op == ir.Sub) {
+		p.tx.Written[t] = e
+	}
+	return t
 }
 
 // termOp is the term operator that computes the P4 operator op on two

@@ -25,6 +25,10 @@ func Prove(ctx context.Context, tx *Transaction, g *Graph, width int) error {
 	defer x.Close()
 	p := &prover{x: x, g: g, width: width, env: map[*Term]z3.Expr{}}
 	p.bindLeaves(tx)
+	if tx.Assume != nil {
+		// Only inputs that meet the action's preconditions need be right.
+		p.assume = tx.Assume.Encode(x, p.env).Eq(x.BV(1, 1))
+	}
 	fields := make([]z3.Expr, len(g.Fields))
 	for i, f := range g.Fields {
 		fields[i] = p.fieldValue(f)
@@ -111,6 +115,9 @@ func Prove(ctx context.Context, tx *Transaction, g *Graph, width int) error {
 // holds proves a claim for every input.
 func (p *prover) holds(ctx context.Context, claim z3.Expr) error {
 	s := p.x.NewSolverFor("QF_BV")
+	if p.assume.Valid() {
+		s.Assert(p.assume)
+	}
 	s.Assert(claim.Not())
 	res, err := s.Check(ctx)
 	if err != nil {
@@ -131,6 +138,8 @@ type prover struct {
 	width  int
 	env    map[*Term]z3.Expr
 	byName map[string]z3.Expr // input fields by name
+	// assume is the transaction's precondition (not Valid: none).
+	assume z3.Expr
 }
 
 // bindLeaves makes a variable for every input and pre-state the
@@ -143,6 +152,9 @@ func (p *prover) bindLeaves(tx *Transaction) {
 	}
 	for _, c := range tx.Cells {
 		roots = append(roots, c.Post, c.Pre, c.Index)
+	}
+	if tx.Assume != nil {
+		roots = append(roots, tx.Assume)
 	}
 	for _, r := range roots {
 		for _, l := range r.Leaves() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -24,6 +25,9 @@ type Stats struct {
 	Queries   int // solver queries issued
 	Failed    int // queries that proved no configuration exists
 	CacheHits int // queries answered by the cache
+	// Deeper says a stateful mapping shallower than the one returned was
+	// tried and failed (no configuration, or none within its budget).
+	Deeper bool
 }
 
 // DefaultWidth is the ALUs' word width unless Options say otherwise.
@@ -61,6 +65,14 @@ type Options struct {
 // (BLUE and flowlets on Tofino, spam detection on Banzai).
 const DefaultAttemptBudget = 1200 * time.Millisecond
 
+// assumeBudgetFactor multiplies the default budget of a transaction that
+// states preconditions: its queries range over the inputs the fields
+// compute from as well, and converge in more iterations, while the
+// shallower mapping the precondition allows is what its author asked
+// for (spam detection's one-stage mapping on Banzai's pair takes about
+// three budgets).
+const assumeBudgetFactor = 4
+
 // Synthesize maps a transaction onto configured ALUs: stateful ALUs for
 // its state variables (those that read each other share one), fed by
 // stateless trees that compute the terms they read (their frontiers), and
@@ -74,8 +86,12 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 	opts.Width = cmp.Or(opts.Width, DefaultWidth)
 	if opts.AttemptBudget == 0 {
 		opts.AttemptBudget = DefaultAttemptBudget
+		if tx.Assume != nil {
+			opts.AttemptBudget *= assumeBudgetFactor
+		}
 	}
 	var stats Stats
+	deeper := map[*Graph]bool{}
 	// attempt reports whether a query ran out of its budget.
 	attempt := func(p plan, budget time.Duration) (*Graph, bool, error) {
 		s := &synthesizer{ctx: ctx, tx: tx, stateful: stateful, stateless: stateless, width: opts.Width, searchWidth: opts.SearchWidth,
@@ -88,6 +104,7 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 		if err != nil {
 			return nil, s.budgetCuts > 0, err
 		}
+		deeper[s.g] = s.deeper
 		return s.g, s.budgetCuts > 0, s.g.ComputeDepths()
 	}
 	plans := []plan{{}}
@@ -98,6 +115,7 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 	var lastErr error
 	var cut []plan
 	var u *UnsupportedError
+	failedChain := math.MaxInt // the shallowest bound of a plan that failed
 	for _, p := range plans {
 		if best != nil && best.Depth() <= p.chain {
 			continue // it cannot do better
@@ -105,6 +123,7 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 		g, cuts, err := attempt(p, opts.AttemptBudget)
 		if errors.As(err, &u) {
 			lastErr = err
+			failedChain = min(failedChain, p.chain)
 			if cuts && len(p.merges) > 0 {
 				cut = append(cut, p)
 			}
@@ -118,12 +137,14 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 		}
 	}
 	if best != nil {
+		stats.Deeper = deeper[best] || failedChain < best.Depth()
 		return best, stats, nil
 	}
 	// Packings had queries cut by their budget, and no plan maps: ask them
 	// again, unbounded (a mapping found late beats none).
 	for _, p := range cut {
 		if g, _, err := attempt(p, -1); !errors.As(err, &u) {
+			stats.Deeper = err == nil && deeper[g]
 			return g, stats, err
 		}
 	}
@@ -147,6 +168,8 @@ type synthesizer struct {
 	statsMu       sync.Mutex
 	fields        map[string]int    // Graph.Fields index by name
 	done          map[*Term]Operand // stateless results computed so far
+	// deeper says a group took an attempt deeper than its first.
+	deeper bool
 	// obstacle is why the first configuration found for the group being
 	// mapped was undone (what its inputs or results needed that the
 	// stateless ALUs could not compute), for the error when none holds.
@@ -468,6 +491,9 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 		}
 		var u *UnsupportedError
 		if !errors.As(err, &u) {
+			if err == nil && a.depth > attempts[0].depth {
+				s.deeper = true
+			}
 			return err == nil, err
 		}
 		if s.obstacle == nil {
@@ -914,7 +940,11 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 		}
 		return news, o
 	}
-	return spec
+	pres := make([]*Term, n)
+	for i, c := range gr.cells {
+		pres[i] = c.Pre
+	}
+	return s.withAssume(spec, pres, frontier)
 }
 
 // operand computes a term that reads no state (or reads it only through
@@ -1158,7 +1188,7 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 		}
 		return nil, enc.encode(t)
 	}
-	cfg, err := s.query(aluSketch{g}, spec)
+	cfg, err := s.query(aluSketch{g}, s.withAssume(spec, nil, args))
 	if err != nil {
 		return Operand{}, err
 	}

@@ -268,7 +268,7 @@ func (s *synthesizer) treeQueries(t *Term, ops []*Term, limit int) ([]*tree, []s
 			seen[shape] = true
 			perLevel[levels-1] = 1
 			tr := newTree(s.stateless, inputs, ops, perLevel, visible)
-			spec := treeSpec(tr, t)
+			spec := s.treeSpec(tr, t)
 			trees = append(trees, tr)
 			queries = append(queries, sketchQuery{tr, spec})
 		}
@@ -442,12 +442,18 @@ func (s *synthesizer) oneALUFrom(t, out *Term) bool {
 		all[i] = i
 	}
 	tr := newTree(s.stateless, inputs, ops, []int{1}, [][]int{all})
-	_, err := s.query(tr, treeSpec(tr, t))
+	_, err := s.query(tr, s.treeSpec(tr, t))
 	return err == nil
 }
 
-// treeSpec is the spec of a tree computing t over the tree's inputs.
-func treeSpec(tr *tree, t *Term) Spec {
+// treeSpec is the spec of a tree computing t over the tree's inputs,
+// under the transaction's precondition.
+func (s *synthesizer) treeSpec(tr *tree, t *Term) Spec {
+	return s.withAssume(treeSpecOf(tr, t), nil, tr.inputs)
+}
+
+// treeSpecOf is the spec of a tree computing t over the tree's inputs.
+func treeSpecOf(tr *tree, t *Term) Spec {
 	bound := map[*Term]string{}
 	for i, in := range tr.inputs {
 		bound[in] = "p" + strconv.Itoa(i)

@@ -101,7 +101,7 @@ func TestDocumentedKeys(t *testing.T) {
 	docs := documentedKeys(t)
 	compiles := [][]string{
 		{"--target", "menshen", "--solver", "cbc", "-I", filepath.Join(corpus, "include"), "-D", "UNUSED=1", "--no-transform", "--emit", "transformed", "ok/sampling.p4"},
-		{"--target", "banzai", "ok/flowlet.p4"},
+		{"--target", "banzai", "ok/flowlet_assume.p4"}, // with a precondition
 		{"--target", "tofino", "ok/me2_disjoint_writes.p4"},
 		{"--target", "tofino", "ok/marple_new_flow.p4"},
 		{"--target", "tofino", "bad/redeclared.p4"},

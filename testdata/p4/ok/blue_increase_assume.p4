@@ -1,0 +1,54 @@
+// BLUE (increase), as blue_increase.p4, with the precondition that time
+// is past FREEZE_TIME: then now - FREEZE_TIME never wraps, and the ALUs
+// need be right only where it does not (CaT's mapping, which is wrong
+// where it wraps, is right here). Tofino: 1 stage, as CaT (2 without the
+// precondition).
+#include <core.p4>
+#include <v1model.p4>
+
+#define FREEZE_TIME 10
+#define DELTA       1
+
+header app_t {
+    bit<32> now;     // arrival time
+    bit<32> p_mark;  // out: the marking probability after this packet
+}
+
+#include "../include/bench.p4"
+
+control MyIngress(inout headers hdr, inout metadata meta,
+                  inout standard_metadata_t standard_metadata) {
+    register<bit<32>, bit<32>>(1) last_update;
+    register<bit<32>, bit<32>>(1) p_mark;
+
+    action blue_increase() {
+        @atomic {
+            bit<32> lu;
+            bit<32> pm;
+            last_update.read(lu, 0);
+            p_mark.read(pm, 0);
+            assume(hdr.app.now >= FREEZE_TIME);
+            bit<32> tmp = hdr.app.now - FREEZE_TIME;
+            if (tmp > lu) {
+                pm = pm + DELTA;
+                lu = hdr.app.now;
+            }
+            last_update.write(0, lu);
+            p_mark.write(0, pm);
+            hdr.app.p_mark = pm;
+        }
+    }
+
+    table blue {
+        actions = { blue_increase; }
+        default_action = blue_increase();
+    }
+
+    apply {
+        if (hdr.app.isValid()) {
+            blue.apply();
+        }
+    }
+}
+
+BENCH_MAIN
