@@ -3,6 +3,7 @@ package alloc
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/p4hls/p4hls/target"
@@ -31,7 +32,9 @@ func SolverNamed(name string) (Solver, error) {
 }
 
 // Explain finds the limit that makes a problem infeasible by solving it
-// again with each limit relaxed, and says it in the program's terms.
+// again with each limit relaxed, and says it in the program's terms: the
+// limit that binds, what hits it (the chain, or what shares the stage),
+// and what would remove it.
 func Explain(ctx context.Context, s Solver, p *Problem) string {
 	l := p.Limits
 	relaxed := []struct {
@@ -42,21 +45,29 @@ func Explain(ctx context.Context, s Solver, p *Problem) string {
 		{"stages", func(x *target.Limits) { x.Stages = 4*l.Stages + 16 }, func(sol *Solution, q *Problem) string {
 			msg := fmt.Sprintf("needs %d stages, the target has %d", sol.Stages, l.Stages)
 			if chain, n := longestChain(q); n > l.Stages {
-				msg += fmt.Sprintf(": the chain %s is the longest (%d stages)", chain, n)
+				msg += fmt.Sprintf(": the chain %s is the longest (%d stages); shorten it (fewer tables that depend on each other, a shallower action), or compile for %d stages (--stages %d)", chain, n, n, n)
+			} else {
+				msg += fmt.Sprintf(": no chain is that long, but the tables and ALUs that must follow each other do not fit their stages together; compile for %d stages (--stages %d), or give a stage more room (--tables-per-stage, --alus-per-stage)", sol.Stages, sol.Stages)
 			}
 			return msg
 		}},
 		{"tables", func(x *target.Limits) { x.TablesPerStage = 1 << 20 }, func(sol *Solution, q *Problem) string {
 			s, n := busiest(sol.Stages, func(st int) int { return countTables(sol, st) })
-			return fmt.Sprintf("stage %d needs %d tables, the target allows %d", s, n, l.TablesPerStage)
+			return fmt.Sprintf("stage %d needs %d tables (%s), the target allows %d, and more stages would not help: they must share it; "+
+				"merge some of them, or allow %d tables per stage (--tables-per-stage %d)",
+				s, n, strings.Join(tablesAt(q, sol, s), ", "), l.TablesPerStage, n, n)
 		}},
 		{"stateful ALUs", func(x *target.Limits) { x.StatefulALUsPerStage = 1 << 20 }, func(sol *Solution, q *Problem) string {
 			s, n := busiest(sol.Stages, func(st int) int { return countALUs(q, sol, st, true) })
-			return fmt.Sprintf("stage %d needs %d stateful ALUs, the target allows %d", s, n, l.StatefulALUsPerStage)
+			return fmt.Sprintf("stage %d needs %d stateful ALUs (%s), the target allows %d, and more stages would not help: they must share it "+
+				"(an action that writes its table's key runs where the table matches); split the state among actions that can run in different stages",
+				s, n, strings.Join(actionsAt(q, sol, s, true), ", "), l.StatefulALUsPerStage)
 		}},
 		{"ALUs", func(x *target.Limits) { x.ALUsPerStage = 1 << 20 }, func(sol *Solution, q *Problem) string {
 			s, n := busiest(sol.Stages, func(st int) int { return countALUs(q, sol, st, false) + sol.Propagated[st] })
-			return fmt.Sprintf("stage %d needs %d ALUs, the target allows %d", s, n, l.ALUsPerStage-l.HeaderALUs)
+			return fmt.Sprintf("stage %d needs %d ALUs (%s; %d carry results to later stages), the target allows %d, and more stages would not help: "+
+				"they must share it; allow %d ALUs per stage (--alus-per-stage %d)",
+				s, n, strings.Join(actionsAt(q, sol, s, false), ", "), sol.Propagated[s], l.ALUsPerStage-l.HeaderALUs, n+l.HeaderALUs, n+l.HeaderALUs)
 		}},
 	}
 	for _, r := range relaxed {
@@ -67,7 +78,52 @@ func Explain(ctx context.Context, s Solver, p *Problem) string {
 			return "the program does not fit: it " + r.report(sol, &q)
 		}
 	}
-	return "the program does not fit the target, whichever single limit is relaxed"
+	q := *p
+	for _, r := range relaxed {
+		r.relax(&q.Limits)
+	}
+	if _, err := s.Solve(ctx, &q, Optimal); err == nil {
+		return "the program does not fit: no single limit binds, but more stages and more room per stage together would hold it; " +
+			"compile with --stages, --tables-per-stage and --alus-per-stage raised"
+	}
+	return "the program does not fit the target, whichever limits are relaxed: its table dependencies and its actions' ALUs order each other in a cycle"
+}
+
+// tablesAt names the tables (and gateways) with a part in stage st.
+func tablesAt(p *Problem, sol *Solution, st int) []string {
+	var out []string
+	for t, parts := range sol.Parts {
+		for _, stages := range parts {
+			if slices.Contains(stages, st) {
+				out = append(out, p.Tables[t].Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// actionsAt names the actions with ALUs of the kind in stage st, each
+// with its count.
+func actionsAt(p *Problem, sol *Solution, st int, stateful bool) []string {
+	var out []string
+	for t, parts := range sol.ALUs {
+		for _, acts := range parts {
+			for k, alus := range acts {
+				act := p.Actions[p.Tables[t].Actions[k]]
+				n := 0
+				for u, s := range alus {
+					if s == st && act.ALUs[u].Stateful == stateful {
+						n++
+					}
+				}
+				if n > 0 {
+					out = append(out, fmt.Sprintf("%d of action %s", n, act.Name))
+				}
+			}
+		}
+	}
+	return out
 }
 
 func busiest(stages int, count func(int) int) (stage, n int) {
@@ -116,7 +172,8 @@ func ChainTooLong(p *Problem) string {
 	if n <= p.Limits.Stages {
 		return ""
 	}
-	return fmt.Sprintf("needs at least %d stages, the target has %d: the chain %s is the longest (%d stages)", n, p.Limits.Stages, chain, n)
+	return fmt.Sprintf("needs at least %d stages, the target has %d: the chain %s is the longest (%d stages); "+
+		"shorten it (fewer tables that depend on each other, a shallower action), or compile for %d stages (--stages %d)", n, p.Limits.Stages, chain, n, n, n)
 }
 
 // longestChain is the dependency chain that needs the most stages: each

@@ -25,16 +25,16 @@ func TestExplain(t *testing.T) {
 			Tables:  []Table{{Name: "t1", Actions: []int{0}}, {Name: "t2", Actions: []int{1}}, {Name: "t3", Actions: []int{0}}},
 			Actions: []Action{chain("one", 1), chain("a", 5)},
 			Deps:    []Dep{{From: 0, To: 1, Kind: Match}, {From: 1, To: 2, Kind: ActionDep}}},
-			"needs 7 stages, the target has 6: the chain t1 -> t2 -> action a (5 ALUs deep) -> t3 is the longest (7 stages)"},
+			"needs 7 stages, the target has 6: the chain t1 -> t2 -> action a (5 ALUs deep) -> t3 is the longest (7 stages); shorten it (fewer tables that depend on each other, a shallower action), or compile for 7 stages (--stages 7)"},
 		{"stateful ALUs", Problem{Limits: small(),
 			Tables: []Table{{Name: "t", Actions: []int{0}}}, Actions: []Action{parallel("a", 3, true)}},
-			"stage 0 needs 3 stateful ALUs, the target allows 1"},
+			"stage 0 needs 3 stateful ALUs (3 of action a), the target allows 1, and more stages would not help"},
 		{"ALUs", Problem{Limits: small(),
 			Tables: []Table{{Name: "t", Actions: []int{0}}}, Actions: []Action{parallel("a", 5, false)}},
-			"stage 0 needs 5 ALUs, the target allows 4"},
+			"stage 0 needs 5 ALUs (5 of action a; 0 carry results to later stages), the target allows 4, and more stages would not help: they must share it; allow 5 ALUs per stage (--alus-per-stage 5)"},
 	}
 	// The chain alone shows the first problem cannot fit, before any solver.
-	if got, want := ChainTooLong(&cases[0].p), "needs at least 7 stages, the target has 6: the chain t1 -> t2 -> action a (5 ALUs deep) -> t3 is the longest (7 stages)"; got != want {
+	if got, want := ChainTooLong(&cases[0].p), "needs at least 7 stages, the target has 6: the chain t1 -> t2 -> action a (5 ALUs deep) -> t3 is the longest (7 stages); shorten it (fewer tables that depend on each other, a shallower action), or compile for 7 stages (--stages 7)"; got != want {
 		t.Errorf("ChainTooLong: got %q, want %q", got, want)
 	}
 	for _, c := range cases[1:] {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func compileCorpusErr(t *testing.T, name, target, alu string, packets int) (*Res
 // TestKeyedMultiStageActions: a keyed table whose action is a
 // multi-stage transaction that writes the table's key compiles at CaT's
 // counts on Banzai (sampling 2 on if_else_raw; stateful firewall 4 on
-// pred_raw, here 3) and runs as the interpreter does: the key changes
+// pred_raw) and runs as the interpreter does: the key changes
 // with the transaction's last ALU, so the match repeated in each of its
 // stages sees the key the packet came with.
 func TestKeyedMultiStageActions(t *testing.T) {
@@ -44,7 +45,7 @@ func TestKeyedMultiStageActions(t *testing.T) {
 		stages    int
 	}{
 		{"sampling_keyed.p4", "if_else_raw", 2},
-		{"stateful_firewall_keyed.p4", "pred_raw", 3},
+		{"stateful_firewall_keyed.p4", "pred_raw", 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := compileCorpus(t, c.name, "banzai", c.alu, 2000)
@@ -135,5 +136,31 @@ func TestWrapNotes(t *testing.T) {
 		if d.Code == diag.WrapCostsStage {
 			t.Errorf("a note with the precondition stated: %s", d.Msg)
 		}
+	}
+}
+
+// TestTwoIndexRefusal: CONGA with its registers at two indexes is refused
+// on every target before any query, and the refusal says why no mapping
+// exists (the cycle between the two updates), the rule of the target's
+// ALU it breaks, and the rewrite that would fit.
+func TestTwoIndexRefusal(t *testing.T) {
+	for _, c := range []struct{ target, alu, rule string }{
+		{"tofino", "", "ALU stateful holds its 2 state variables at one address"},
+		{"banzai", "pair", "ALU pair holds its 2 state variables at one address"},
+		{"menshen", "", "ALU if_else holds 1 state variable(s)"},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			_, err := compileCorpusErr(t, "conga_two_index.p4", c.target, c.alu, 0)
+			var fit *DoesNotFitError
+			if !errors.As(err, &fit) {
+				t.Fatalf("got %v, want a refusal", err)
+			}
+			for _, want := range []string{"read each other's old values (the new best_path reads the old best_path_util; the new best_path_util reads the old best_path)",
+				c.rule, "reak the cycle so that no update reads another's old value"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%v\nwant it to say %q", err, want)
+				}
+			}
+		})
 	}
 }

@@ -80,7 +80,7 @@ func (s *synthesizer) packingPlans() []plan {
 	var cands []candidate
 	for _, g := range groups {
 		for _, d := range g.deps {
-			if len(g.cells)+len(d.cells) <= len(s.stateful.States) {
+			if len(g.cells)+len(d.cells) <= len(s.stateful.States) && sameAddress(append(slices.Clone(g.cells), d.cells...)) {
 				cands = append(cands, candidate{g, d})
 			}
 		}

@@ -308,6 +308,12 @@ func (p *preprocessor) merge(st *symState, c *Term, then, els *symState) {
 	for k := range keys {
 		tv, tok := then.vals[k]
 		ev, eok := els.vals[k]
+		if !tok {
+			tv, tok = p.untouched(k)
+		}
+		if !eok {
+			ev, eok = p.untouched(k)
+		}
 		if !tok || !eok { // declared in one branch only: dead after the if
 			continue
 		}
@@ -316,6 +322,19 @@ func (p *preprocessor) merge(st *symState, c *Term, then, els *symState) {
 	// Still running after the if: running before, and not returned on the
 	// branch taken.
 	st.live = p.b.Ite(c, then.live, els.live)
+}
+
+// untouched is the value of k in a branch that neither read nor wrote it
+// (the other one made it): a cell's pre-state, a field's input; a local
+// made in the other branch has none (it is dead after the if).
+func (p *preprocessor) untouched(k string) (*Term, bool) {
+	if name, ok := strings.CutPrefix(k, "cell:"); ok {
+		return p.cells[name].Pre, true
+	}
+	if in, ok := p.inputs[k]; ok && !p.locals[k] {
+		return in, true
+	}
+	return nil, false
 }
 
 func (p *preprocessor) callStmt(st *symState, c *ir.Call) {

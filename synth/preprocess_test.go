@@ -192,3 +192,25 @@ func TestSaturatingComparisonReordered(t *testing.T) {
 		t.Errorf("last < (a |-| 5) became %s", got)
 	}
 }
+
+// TestWriteInOneBranch: a field one branch writes and the other leaves
+// keeps its value there; an if with no else is such a branch (the
+// stateful firewall's verdict was lost when only one branch set it).
+func TestWriteInOneBranch(t *testing.T) {
+	prog := corpus.CounterProgram(t, `
+            if (c == 3) {
+                hdr.app.sample = 7;
+            }`)
+	tx, err := Preprocess(corpus.AtomicAction(t, prog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "hdr.app.sample = ((count[32w0]_pre == 32w3) ? 32w7 : hdr.app.sample)"
+	if len(tx.Outputs) != 1 || tx.Outputs[0].Name+" = "+tx.Outputs[0].Value.String() != want {
+		var got []string
+		for _, o := range tx.Outputs {
+			got = append(got, o.Name+" = "+o.Value.String())
+		}
+		t.Errorf("outputs %q, want %q", got, want)
+	}
+}

@@ -233,6 +233,11 @@ func (gr *group) owns(c *Cell) bool {
 // order.
 func (s *synthesizer) groups() ([]*group, error) {
 	groups, groupOf := s.baseGroups()
+	for _, gr := range groups {
+		if err := s.oneALU(gr); err != nil {
+			return nil, err
+		}
+	}
 	groups = s.pack(groups, groupOf, s.plan)
 	for _, gr := range groups {
 		if len(gr.cells) > len(s.stateful.States) {

@@ -19,7 +19,8 @@ header app_t {
 }
 
 // verdict: 1 for a packet to the trusted address on no connection it
-// opened; the firewall matches it as the packet arrives (0).
+// opened, for the tables after; the firewall matches it as the packet
+// arrives (0).
 #define BENCH_METADATA bit<32> verdict;
 #include "../include/bench.p4"
 
@@ -34,12 +35,14 @@ control MyIngress(inout headers hdr, inout metadata meta,
             established.read(est, idx);
             if (hdr.app.src == TRUSTED) {
                 est = 1;
-            } else if (hdr.app.dst == TRUSTED) {
-                if (est == 0) {
-                    meta.verdict = 1;
-                } else {
-                    meta.verdict = 0;
-                }
+                meta.verdict = 0;
+                hdr.app.drop = 0;
+            } else if (hdr.app.dst == TRUSTED && est == 0) {
+                meta.verdict = 1;
+                hdr.app.drop = 1;
+            } else {
+                meta.verdict = 0;
+                hdr.app.drop = 0;
             }
             established.write(idx, est);
         }
@@ -55,7 +58,6 @@ control MyIngress(inout headers hdr, inout metadata meta,
     apply {
         if (hdr.app.isValid()) {
             fw.apply();
-            hdr.app.drop = meta.verdict;
         }
     }
 }
