@@ -7,7 +7,10 @@ import (
 	"github.com/p4hls/p4hls/internal/corpus"
 )
 
-const dnsChanges = "((seen[hdr.app.domain]_pre == 32w0) ? 32w0 : (((hdr.app.ttl - last_ttl[hdr.app.domain]_pre) != 32w0) ? (ttl_change[hdr.app.domain]_pre + 32w1) : ttl_change[hdr.app.domain]_pre))"
+// dnsChanges is the TTL change count: the program's last != ttl, a
+// difference tested against 0 (input minus state), in a ?: of one
+// polarity (== 0, the arms swapped).
+const dnsChanges = "((seen[hdr.app.domain]_pre == 32w0) ? 32w0 : (((hdr.app.ttl - last_ttl[hdr.app.domain]_pre) == 32w0) ? ttl_change[hdr.app.domain]_pre : (ttl_change[hdr.app.domain]_pre + 32w1)))"
 
 // TestPreprocess checks the terms of two benchmarks against the programs:
 // branches become ?:, register reads become pre-states, writes post-states.
@@ -29,8 +32,8 @@ func TestPreprocess(t *testing.T) {
 		{"marple_new_flow.p4",
 			[]string{"seen[hdr.app.flow]: ((seen[hdr.app.flow]_pre == 32w0) ? 32w1 : seen[hdr.app.flow]_pre)"},
 			[]string{"hdr.app.new_flow = ((seen[hdr.app.flow]_pre == 32w0) ? 32w1 : 32w0)"}},
-		// last != ttl becomes a difference tested against 0, its operands
-		// in text order; last = (last != ttl) ? ttl : last is ttl.
+		// last != ttl becomes a difference tested against 0, the input
+		// first; last = (last != ttl) ? ttl : last is ttl.
 		{"dns_ttl_change.p4",
 			[]string{
 				"last_ttl[hdr.app.domain]: hdr.app.ttl", // cells by name

@@ -80,6 +80,13 @@ type Term struct {
 	Cell  *Cell
 	Hash  *HashSpec
 	id    int
+	// shape digests the term's structure without the names of its
+	// leaves, and state says whether it reads a pre-state: the canonical
+	// order of operands (canon.go) ranks by them, so that the order does
+	// not follow the program's text or its names.
+	shape uint64
+	state bool
+	depth int
 }
 
 // HashSpec is how a hash unit computes: base + H(data) mod max (base when
@@ -198,6 +205,7 @@ func (b *Builder) intern(t *Term) *Term {
 	}
 	t.id = b.next
 	b.next++
+	t.shape, t.state, t.depth = shapeOf(t)
 	b.terms[key.String()] = t
 	return t
 }
@@ -244,6 +252,9 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 	if u, uop, c, ok := reassociated(op, x, y, w); ok {
 		// (u + c1) + c2 is u + (c1 + c2): one operation fewer.
 		return b.Binary(uop, u, b.Const(c, w))
+	}
+	if commutative(op) && !x.IsConst() && !y.IsConst() && canonicalLess(y, x) {
+		x, y = y, x // one order of operands whatever the text's
 	}
 	switch op {
 	case OpAdd, OpOr, OpXor:
@@ -303,12 +314,9 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 	// x == y is x - y == 0 (and so for !=): ALUs that compare one input
 	// with a constant (Tofino's) then compare a difference a stateless
 	// ALU computed, and a cut of the term finds that difference.
-	// The operands are ordered by their text, so a == b and b == a are
-	// one term.
+	// The operands are in canonical order (above), so a == b and b == a
+	// are one term, whatever the text or the names.
 	if (op == OpEq || op == OpNe) && w > 1 && !y.IsConst() && !x.IsConst() {
-		if x.String() > y.String() {
-			x, y = y, x
-		}
 		return b.Binary(op, b.Binary(OpSub, x, y), b.Const(0, w))
 	}
 	// x + c1 == c2 is x == c2 - c1 (and x - c1 == c2 is x == c2 + c1):
@@ -425,6 +433,15 @@ func (b *Builder) Ite(c, x, y *Term) *Term {
 		return b.Not(c) // c ? 0 : 1
 	case c.Op == OpNot:
 		return b.Ite(c.Args[0], y, x)
+	case c.Op == OpNe:
+		// One polarity of each test: c != d ? x : y is c == d ? y : x,
+		// and a <= b ? x : y is b < a ? y : x (a branch written
+		// inverted is the same term).
+		return b.Ite(b.Binary(OpEq, c.Args[0], c.Args[1]), y, x)
+	case c.Op == OpLeU:
+		return b.Ite(b.Binary(OpLtU, c.Args[1], c.Args[0]), y, x)
+	case c.Op == OpLeS:
+		return b.Ite(b.Binary(OpLtS, c.Args[1], c.Args[0]), y, x)
 	case isDifferenceTest(c):
 		// u != v ? u : v is u, and u != v ? v : u is v: the then arm;
 		// with ==, the else arm.

@@ -1,0 +1,67 @@
+package synth
+
+import "hash/fnv"
+
+// Canonical terms. One meaning written two ways (operands swapped,
+// registers or temporaries renamed, a branch inverted) should give one
+// transaction, term for term, so that synthesis asks the same queries
+// and finds the same mapping: a query's search depends on its formula's
+// form, and under a work budget a harder form of one query can be cut
+// where the other succeeds (DNS TTL change took 3 Tofino stages written
+// with its branch inverted, 2 as written). The Builder therefore orders
+// the operands of commutative operations (and of a == b, which becomes
+// a - b == 0) by canonicalLess, which reads the terms' structure before
+// their names, and keeps one polarity of each test in a ?: (ite.go's
+// rules in Builder.Ite).
+
+// shapeOf digests t's structure (FNV-1a, so that the order is the same
+// in every run): its operation, width, value and bit range, its leaves by
+// kind alone, and its operands' digests in order; and says whether it
+// reads a pre-state, and how many operations its longest path to a leaf
+// holds.
+func shapeOf(t *Term) (shape uint64, state bool, height int) {
+	h := fnv.New64a()
+	word := func(v uint64) {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(v >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	word(uint64(t.Op))
+	word(uint64(t.Width))
+	word(t.Value)
+	word(uint64(t.Hi)<<32 | uint64(t.Lo))
+	state = t.Op == OpPre
+	for _, a := range t.Args {
+		word(a.shape)
+		state = state || a.state
+		height = max(height, a.depth+1)
+	}
+	return h.Sum64(), state, height
+}
+
+// canonicalLess orders two operands: one that reads no state before one
+// that does (a difference of an input and a state is input - state, as a
+// comparison unit computes it, whichever the text wrote first), then by
+// structure, then by name (two fields alike in all else).
+func canonicalLess(x, y *Term) bool {
+	switch {
+	case x.state != y.state:
+		return !x.state
+	case x.depth != y.depth:
+		return x.depth < y.depth
+	case x.shape != y.shape:
+		return x.shape < y.shape
+	}
+	return x.String() < y.String()
+}
+
+// commutative reports whether x op y is y op x.
+func commutative(op Op) bool {
+	switch op {
+	case OpAdd, OpMul, OpAnd, OpOr, OpXor, OpEq, OpNe:
+		return true
+	}
+	return false
+}
