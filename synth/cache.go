@@ -34,11 +34,11 @@ func QueryKey(g *grammar.Grammar, spec Spec, width, searchWidth int) (string, bo
 		return "", false
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "p4hls query v2\ngrammar %s %d\n", g.Name, len(g.Source))
+	fmt.Fprintf(h, "p4hls query v3\ngrammar %s %d\n", g.Name, len(g.Source))
 	h.Write(g.Source)
 	fmt.Fprintf(h, "\nsearch %d", narrowWidth(searchWidth, width))
-	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nfixed %v\nspec %d\n", width, spec.States, spec.Packets,
-		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, spec.Fixed, len(spec.Key))
+	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nfixed %v\nzero %v\nspec %d\n", width, spec.States, spec.Packets,
+		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, spec.Fixed, spec.ZeroStates, len(spec.Key))
 	io.WriteString(h, spec.Key)
 	return hex.EncodeToString(h.Sum(nil)), true
 }

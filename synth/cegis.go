@@ -42,6 +42,9 @@ type Spec struct {
 	// Fixed pins packet inputs to values: a constant wider than the
 	// grammar's immediates, given to the ALU as an input (action data).
 	Fixed map[int]uint64
+	// ZeroStates[i] pins state input i to 0: a state variable no register
+	// backs reads 0 (StateCell), so the ALU need be right only there.
+	ZeroStates []bool
 	// Constants are the constants the spec computes with: values near
 	// them make telling examples (a comparison with 10 needs inputs that
 	// differ by about 10 to show which way it goes).
@@ -71,6 +74,11 @@ func (spec Spec) inRange(x *z3.Context, states, packets []z3.Expr, width int) z3
 	bound(spec.PacketWidths, packets)
 	for i, v := range spec.Fixed {
 		conds = append(conds, packets[i].Eq(x.BV(v&(1<<uint(width)-1), width)))
+	}
+	for i, zero := range spec.ZeroStates {
+		if zero {
+			conds = append(conds, states[i].Eq(x.BV(0, width)))
+		}
 	}
 	return x.And(conds...)
 }
@@ -345,7 +353,7 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 	for i := 0; i < 4; i++ {
 		e := example{states: make([]uint64, spec.States), packets: make([]uint64, spec.Packets)}
 		for j := range e.states {
-			e.states[j] = uint64(r.Intn(8)) & mask & widthMask(spec.StateWidths, j)
+			e.states[j] = uint64(r.Intn(8)) & mask & widthMask(spec.StateWidths, j) & spec.stateMask(j)
 		}
 		for j := range e.packets {
 			e.packets[j] = uint64(r.Intn(8)) & mask & widthMask(spec.PacketWidths, j)
@@ -373,7 +381,7 @@ func seedExamples(r *rand.Rand, spec Spec, width int) []example {
 	for i := 0; i < 4; i++ {
 		e := example{states: make([]uint64, spec.States), packets: make([]uint64, spec.Packets)}
 		for j := range e.states {
-			e.states[j] = pick(widthMask(spec.StateWidths, j))
+			e.states[j] = pick(widthMask(spec.StateWidths, j)) & spec.stateMask(j)
 		}
 		for j := range e.packets {
 			e.packets[j] = pick(widthMask(spec.PacketWidths, j))
@@ -482,6 +490,14 @@ func verify(ctx context.Context, x *z3.Context, g sketch, spec Spec, cfg grammar
 		cex.packets[i] = val.Uint64()
 	}
 	return cex, false, nil
+}
+
+// stateMask is 0 for a state input pinned to 0, all ones otherwise.
+func (spec Spec) stateMask(j int) uint64 {
+	if j < len(spec.ZeroStates) && spec.ZeroStates[j] {
+		return 0
+	}
+	return ^uint64(0)
 }
 
 // widthMask is the mask of input j's values.

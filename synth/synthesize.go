@@ -906,7 +906,10 @@ func (gr *group) reads(t, out *Term, memo map[*Term]bool) bool {
 func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec {
 	n := len(s.stateful.States)
 	spec := Spec{States: n, Packets: len(s.stateful.Packets), CareStates: make([]bool, n), CareOutput: out != nil,
-		StateWidths: make([]int, n), PacketWidths: widths(frontier)}
+		StateWidths: make([]int, n), PacketWidths: widths(frontier), ZeroStates: make([]bool, n)}
+	for i := len(gr.cells); i < n; i++ {
+		spec.ZeroStates[i] = true // no register: it reads 0 (StateCell)
+	}
 	bound := map[*Term]string{}
 	roots := []*Term{out}
 	for i, c := range gr.cells {
