@@ -37,7 +37,8 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"counters_meters",                     // counters and meters, direct and indexed (its .stf sets colours)
 	"l2_learning",                         // a digest (packed in the deparser) and a multicast group
 	"checksum_verify", "lookahead_verify", // parser errors (verify, short packets) and a checksum verified in the parser
-	"checksum16", // a Checksum16 computed by the ingress deparser
+	"checksum16",      // a Checksum16 computed by the ingress deparser
+	"plain_registers", // registers read and written by plain actions (no @atomic), under nested ifs
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -404,6 +405,87 @@ func TestTofinoRefuses(t *testing.T) {
 			var fit *driver.DoesNotFitError
 			if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v (%T) %v\nwant a DoesNotFitError with %q", err, err, res.Diagnostics, tc.want)
+			}
+		})
+	}
+}
+
+// TestTofinoPlainRegisters: plain_registers.p4's counters, ordinary
+// actions that read and write registers, go through synthesis as @atomic
+// code does. Called directly from the apply block (phase 1 off, so the
+// ifs stay), each call is a keyless table pinned to its stage; what cannot
+// be placed that way is refused where it is written, saying why.
+func TestTofinoPlainRegisters(t *testing.T) {
+	file := filepath.Join(corpus.Dir(), "ok", "plain_registers.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const red = `            if (hdr.app.session_color == V1MODEL_METER_COLOR_RED) {
+                count_red();
+            } else if (hdr.app.app_color == V1MODEL_METER_COLOR_RED) {
+                count_red();
+            }`
+	const oneRed = `            if (hdr.app.session_color == V1MODEL_METER_COLOR_RED || hdr.app.app_color == V1MODEL_METER_COLOR_RED) {
+                count_red();
+            }`
+	const yellowApp = `            } else if (hdr.app.app_color == V1MODEL_METER_COLOR_YELLOW) {
+                count_yellow();
+            }`
+	tests := []struct {
+		name        string
+		edits       [][2]string
+		noTransform bool
+		refused     string
+	}{
+		{"direct calls", [][2]string{{red, oneRed}, {yellowApp, "            }"}}, true, ""},
+		{"two calls", nil, true,
+			"plain_registers.p4:61:17: action count_red is applied by two tables (a call of it is a table too); it uses register red_pkts"},
+		{"in the apply block", [][2]string{{"        if (hdr.app.isValid()) {", "        red_pkts.write(0, 7);\n        if (hdr.app.isValid()) {"}}, false,
+			"plain_registers.p4:57:9: the apply block uses register red_pkts outside an action: p4hls maps the register accesses of an action onto a stateful ALU; move red_pkts.write(32w0, 32w7) into an action"},
+		{"a data argument", [][2]string{{red, oneRed}, {yellowApp, "            }"}, {"action count_green() {", "action count_green(bit<32> d) {"},
+			{"n = n + 1;\n        green_pkts", "n = n + d;\n        green_pkts"}, {"count_green();", "count_green(hdr.app.session);"}}, true,
+			"a call of action count_green with argument hdr.app.session: on Tofino the call is a keyless table whose default action it is"},
+		{"an extern synthesis does not map", [][2]string{{"        hdr.app.count = n;\n    }\n\n    action count_yellow", "        hdr.app.count = n;\n        random(hdr.app.qfi, 0, 7);\n    }\n\n    action count_yellow"}}, false,
+			"plain_registers.p4:35:9: the call random(hdr.app.qfi, 8w0, 8w7) in a synthesized action (action count_green uses register green_pkts outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := string(src)
+			for _, ed := range tc.edits {
+				if !strings.Contains(changed, ed[0]) {
+					t.Fatalf("%q is not in the program", ed[0])
+				}
+				changed = strings.Replace(changed, ed[0], ed[1], 1)
+			}
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: []byte(changed), Target: "tofino", NoTransform: tc.noTransform,
+				Synth: synth.Options{Cache: sharedCache}}, nil)
+			if tc.refused != "" {
+				var fit *driver.DoesNotFitError
+				if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.refused) {
+					t.Errorf("got %v, want a DoesNotFitError with %q", err, tc.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err, res.Diagnostics)
+			}
+			text := string(tnaText(t, res))
+			for _, want := range []string{"@stage(0)\n    table p4hls_call_count_red {", "p4hls_call_count_green.apply();"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the TNA program has no %q:\n%s", want, text)
+				}
+			}
+			prog := loadTNA(t, res)
+			c := interp.NewGenerator(res.Program, 11).Case(3000, 2, 2)
+			ref := func() (interp.Target, error) { return interp.New(res.Program, interp.Options{}) }
+			emitted := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
+			div, err := interp.Diff(ref, emitted, c, interp.RegisterCells(res.Program))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if div != nil {
+				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, text)
 			}
 		})
 	}

@@ -77,7 +77,7 @@ func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables [
 	for _, a := range c.Actions {
 		if e.in.Graph(a.Name) != nil {
 			if !e.synthesizedApplied[a.Name] {
-				return nil, nil, nil, errorAt(a.Span, "action %s holds @atomic code and no table applies it; the Tofino backend places @atomic actions through their table", a.Name)
+				return nil, nil, nil, errorAt(a.Span, "action %s %s, so synthesis maps it onto ALUs, and no table applies it; the Tofino backend places such an action through its table (or a call of it alone in the apply block)", a.Name, synthesizedBecause(a))
 			}
 			continue
 		}
@@ -235,7 +235,7 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 			continue
 		}
 		if e.synthesizedApplied[a.Name] {
-			return nil, errorAt(n.Span, "action %s is applied by two tables; the Tofino backend places an @atomic action through one", a.Name)
+			return nil, errorAt(n.Span, "action %s is applied by two tables (a call of it is a table too); it %s, and the Tofino backend places such an action, whose registers live in one stage's stateful ALUs, through one table", a.Name, synthesizedBecause(a))
 		}
 		e.synthesizedApplied[a.Name] = true
 		v, err := e.synthesized(n.Table, a, g, ts.match, ts.alus[k])
@@ -625,6 +625,31 @@ func (ac *actionCode) stage(s int, aluStages []int, last, multi bool) (string, e
 	return b.String(), nil
 }
 
+// followerStmts come after an application of t: when an action it ran
+// spans stages, they apply the tables of the later stages.
+func (e *emitter) followerStmts(t *ir.Table) []ir.Stmt {
+	var out []ir.Stmt
+	for _, f := range e.followers[t] {
+		var then []ir.Stmt
+		for _, name := range f.tables {
+			then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: name}})
+		}
+		cond := &ir.Binary{Op: ir.Eq, X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
+			Y: &ir.Const{T: &ir.Bits{Width: 1}, Value: big.NewInt(1)}, T: ir.Bool{}}
+		out = append(out, &ir.If{Cond: cond, Then: then})
+	}
+	return out
+}
+
+// synthesizedBecause says why synthesis maps an action: it holds @atomic
+// code, or it uses a register.
+func synthesizedBecause(a *ir.Action) string {
+	if r := ir.RegisterCall(a.Body); r != nil && !ir.AtomicIn(a.Body) {
+		return "uses register " + r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name
+	}
+	return "holds @atomic code"
+}
+
 // follower is the later stages of a multi-stage action: its run flag and
 // the tables, in stage order, that run them.
 type follower struct {
@@ -676,28 +701,27 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, ss...)
 				continue
 			}
+			if r, ok := s.Call.Callee.Recv.(*ir.InstanceRef); ok && r.Inst.Type.Name == "register" {
+				return nil, errorAt(s.Span(), "%s uses register %s outside an action: p4hls maps the register accesses of an action onto a stateful ALU; move %s into an action", where, r.Inst.Name, ir.Format(s.Call))
+			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
 				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))
 			}
 			out = append(out, markToDrop(s.Call.Args[0].Value, e.mcast)...)
 		case *ir.CallAction:
-			if e.in.Graph(s.Call.Action.Name) != nil {
-				return nil, errorAt(s.Span(), "%s calls @atomic action %s directly; the Tofino backend places @atomic actions through a table", where, s.Call.Action.Name)
+			if e.in.Graph(s.Call.Action.Name) == nil {
+				out = append(out, s)
+				continue
 			}
-			out = append(out, s)
+			t, ok := e.appliedAs[s.Span()] // the call's table (tableNodes)
+			if !ok || in != "" {
+				return nil, errorAt(s.Span(), "%s calls action %s, which synthesis maps onto ALUs; the Tofino backend places such an action through a table, or a call of it alone in an apply block", where, s.Call.Action.Name)
+			}
+			out = append(append(out, &ir.ApplyTable{Pos: s.Pos, Table: t}), e.followerStmts(t)...)
 		case *ir.ApplyTable:
 			c := *s
 			c.Table = e.appliedTable(s.Span(), s.Table)
-			out = append(out, &c)
-			for _, f := range e.followers[c.Table] {
-				var then []ir.Stmt
-				for _, t := range f.tables {
-					then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: t}})
-				}
-				cond := &ir.Binary{Op: ir.Eq, X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
-					Y: &ir.Const{T: &ir.Bits{Width: 1}, Value: big.NewInt(1)}, T: ir.Bool{}}
-				out = append(out, &ir.If{Cond: cond, Then: then})
-			}
+			out = append(append(out, &c), e.followerStmts(c.Table)...)
 		case *ir.If:
 			then, err := e.stmts(s.Then, in)
 			if err != nil {
