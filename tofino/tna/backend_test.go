@@ -39,6 +39,7 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"checksum_verify", "lookahead_verify", // parser errors (verify, short packets) and a checksum verified in the parser
 	"checksum16",      // a Checksum16 computed by the ingress deparser
 	"plain_registers", // registers read and written by plain actions (no @atomic), under nested ifs
+	"header_union",    // a union's isValid() written over its members
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -62,6 +63,7 @@ func TestTofinoEndToEnd(t *testing.T) {
 				t.Fatal(err, res.Diagnostics)
 			}
 			prog := loadTNA(t, res)
+			checkTNANames(t, tnaText(t, res))
 			orig := res.Program
 			c := interp.NewGenerator(orig, 3).Case(10000, 2, 2)
 			ref := func() (interp.Target, error) { return interp.New(orig, interp.Options{}) }
@@ -489,4 +491,19 @@ func TestTofinoPlainRegisters(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compileCorpus compiles a corpus program for Tofino.
+func compileCorpus(t *testing.T, program string) *driver.Result {
+	t.Helper()
+	file := filepath.Join(corpus.Dir(), "ok", program)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: "tofino", Synth: synth.Options{Cache: sharedCache}}, nil)
+	if err != nil {
+		t.Fatal(err, res.Diagnostics)
+	}
+	return res
 }

@@ -86,6 +86,7 @@ func Emit(ctx context.Context, in *backends.Compiled) (string, error) {
 		stages: map[*ir.Table]*tableStages{}, extraTables: map[*ir.Table][]string{}, followers: map[*ir.Table][]follower{}, stageOf: map[*ir.Table]int{}, origOf: map[*ir.Table]*ir.Table{}, pairs: map[string]pair{}, registerOf: map[string]string{},
 		synthesizedApplied: map[string]bool{}, appliedAs: map[diag.Span]*ir.Table{}, ctx: ctx, wideConstants: map[string]map[int32]bool{}}
 	e.pr = ir.NewPrinter(&e.out)
+	e.pr.OrderEntries() // table copies entries in their priority order
 	if err := e.check(); err != nil {
 		return "", err
 	}
@@ -445,6 +446,10 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 		c.Name, c.Next = rename(s.Name), rename(s.Next)
 		if s.Select != nil {
 			sel := *s.Select
+			sel.Exprs = nil
+			for _, x := range s.Select.Exprs {
+				sel.Exprs = append(sel.Exprs, unionValid(x))
+			}
 			sel.Cases = nil
 			for _, k := range s.Select.Cases {
 				kc := *k

@@ -218,6 +218,7 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 	t.Keys = nil
 	for _, k := range n.Table.Keys {
 		kc := *k
+		kc.Expr = unionValid(k.Expr)
 		if kc.Match == ir.MatchOptional {
 			kc.Match = ir.MatchTernary
 		}
@@ -262,7 +263,7 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 		t.Default = &d
 	}
 	t.Entries = nil
-	for _, en := range n.Table.Entries {
+	for _, en := range matchOrder(n.Table) {
 		ec := *en
 		call := *en.Action
 		call.Action = swap(call.Action)
@@ -270,6 +271,39 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 		t.Entries = append(t.Entries, &ec)
 	}
 	return &t, nil
+}
+
+// matchOrder returns a table's const entries in the order they are
+// matched, which is how the TNA program writes them (p4c refuses
+// priorities in const entries): the higher priority first, then, for an
+// lpm key, the longer prefix, then the entry written first, as the
+// interpreter ranks them.
+func matchOrder(t *ir.Table) []*ir.Entry {
+	lpm := slices.IndexFunc(t.Keys, func(k *ir.Key) bool { return k.Match == ir.MatchLPM })
+	prefix := func(e *ir.Entry) int {
+		if lpm < 0 || lpm >= len(e.Keys) {
+			return 0
+		}
+		switch k := e.Keys[lpm]; k.Kind {
+		case ir.KeysetMask:
+			n := 0
+			for _, w := range k.Mask.Bits() {
+				n += bits.OnesCount(uint(w))
+			}
+			return n
+		case ir.KeysetDefault:
+			return 0
+		}
+		return ir.WidthBits(t.Keys[lpm].Expr.Type())
+	}
+	out := slices.Clone(t.Entries)
+	slices.SortStableFunc(out, func(a, b *ir.Entry) int {
+		if a.Priority != b.Priority {
+			return b.Priority - a.Priority
+		}
+		return prefix(b) - prefix(a)
+	})
+	return out
 }
 
 // synthesized writes a synthesized action as one action per stage of its
@@ -732,7 +766,7 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				return nil, err
 			}
 			c := *s
-			c.Then, c.Else = then, els
+			c.Cond, c.Then, c.Else = unionValid(s.Cond), then, els
 			out = append(out, &c)
 		case *ir.Block:
 			body, err := e.stmts(s.Body, in)
@@ -761,7 +795,9 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			out = append(out, &c)
 		case *ir.Assign:
 			if _, ok := checksum16Call(s); !ok {
-				out = append(out, s)
+				c := *s
+				c.RHS = unionValid(s.RHS)
+				out = append(out, &c)
 			} else if !e.moved(s) {
 				return nil, errorAt(s.Span(), "%s: %s: the Tofino backend computes a Checksum16 in the ingress deparser, from the ingress's last statement only", where, stmtWithoutSemicolon(s))
 			} // else the ingress deparser computes it
@@ -773,6 +809,10 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, e.epilogue...)
 			}
 			out = append(out, s)
+		case *ir.Declare:
+			c := *s
+			c.Init = unionValid(s.Init)
+			out = append(out, &c)
 		default:
 			out = append(out, s)
 		}
