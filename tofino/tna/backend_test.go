@@ -507,3 +507,39 @@ func compileCorpus(t *testing.T, program string) *driver.Result {
 	}
 	return res
 }
+
+// TestTofinoTables: tables as users write them. One with no default
+// action and no NoAction among its actions runs P4's implied NoAction: the
+// TNA table writes no default either (it named an action the table did
+// not list, an internal error, exit 3). A key of an action selector's is
+// refused where the table is (TNA's ActionSelector is not written).
+func TestTofinoTables(t *testing.T) {
+	const acts = "            drop;\n            NoAction;\n        }\n        size = 1024;\n        default_action = drop();"
+	tofinoVariants(t, "ipv4_lpm.p4", nil, []tofinoVariant{
+		{"no default action", acts, "            drop;\n        }\n        size = 1024;", "", "", ""},
+		{"an action selector", acts, "            drop;\n        }\n        implementation = action_selector(HashAlgorithm.crc16, 32w64, 32w14);",
+			"ipv4_lpm.p4:78:5: table ipv4_lpm: key hdr.ipv4.srcAddr is an action selector's; p4hls does not write TNA's ActionSelector for Tofino yet",
+			"            hdr.ipv4.dstAddr: lpm;\n", "            hdr.ipv4.dstAddr: lpm;\n            hdr.ipv4.srcAddr: selector;\n"},
+	})
+}
+
+// TestTofinoStandardMetadata: v1model's standard metadata beyond the
+// ports comes from Tofino's intrinsic metadata where it has the field (the
+// ingress's global timestamp from ig_prsr_md; the egress's timestamps,
+// queue depths and replication id from eg_prsr_md and eg_intr_md), and is
+// refused, saying why, where it does not.
+func TestTofinoStandardMetadata(t *testing.T) {
+	const fwd = "        hdr.ipv4.ttl = hdr.ipv4.ttl - 1;\n"
+	tofinoVariants(t, "ipv4_lpm.p4", nil, []tofinoVariant{
+		{"the ingress timestamp", fwd, fwd + "        hdr.ipv4.identification = (bit<16>) standard_metadata.ingress_global_timestamp;\n", "", "", ""},
+		{"the packet length", fwd, fwd + "        hdr.ipv4.totalLen = (bit<16>) standard_metadata.packet_length;\n",
+			"control MyIngress reads standard_metadata.packet_length: Tofino's ingress has no packet length", "", ""},
+		{"a queue depth in the ingress", fwd, fwd + "        hdr.ipv4.totalLen = (bit<16>) standard_metadata.deq_qdepth;\n",
+			"control MyIngress reads standard_metadata.deq_qdepth: v1model fills the queueing metadata in the egress only", "", ""},
+	})
+	const apply = "        if (sm.egress_port == sm.ingress_port) {"
+	tofinoVariants(t, "egress_bridge.p4", nil, []tofinoVariant{
+		{"queueing metadata in the egress", apply, "        if (sm.enq_qdepth > 100 || sm.deq_qdepth > 100 || sm.deq_timedelta > 5 || sm.enq_timestamp == 1 || sm.egress_rid == 3) { mark_to_drop(sm); }\n" +
+			"        hdr.ipv4.identification = (bit<16>) sm.egress_global_timestamp;\n" + apply, "", "", ""},
+	})
+}

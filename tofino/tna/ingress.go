@@ -43,6 +43,9 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
 	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
+	for _, l := range e.stdLoads {
+		e.pr.Line("%s", l)
+	}
 	for _, l := range e.ingressPrologue() {
 		e.pr.Line("%s", l)
 	}
@@ -149,8 +152,8 @@ func (e *emitter) ingressEpilogue(hdr, meta, std *ir.Var) []ir.Stmt {
 
 // register turns a v1model register into a TNA Register.
 func (e *emitter) register(inst *ir.Instance) error {
-	if inst.Type.Name != "register" || len(inst.Type.Args) != 2 {
-		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes registers, counters and meters only", inst.Type.Name, inst.Name)
+	if inst.Type.Name != "register" || len(inst.Type.Args) == 0 {
+		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes v1model's registers, counters and meters (and Checksum16) only", inst.Type.Name, inst.Name)
 	}
 	size := "32w1"
 	if len(inst.Args) > 0 {
@@ -159,11 +162,11 @@ func (e *emitter) register(inst *ir.Instance) error {
 	e.registerOf[inst.Name] = inst.Type.Args[0].String()
 	if pr, ok := e.pairs[inst.Name]; ok {
 		if pr.lo == inst.Name { // declared once, for its low half
-			e.decls = append(e.decls, fmt.Sprintf("    Register<p4hls_pair_t, %s>(%s) %s;\n", inst.Type.Args[1], size, pr.name()))
+			e.decls = append(e.decls, fmt.Sprintf("    Register<p4hls_pair_t, %s>(%s) %s;\n", indexType(inst), size, pr.name()))
 		}
 		return nil
 	}
-	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], inst.Type.Args[1], size, inst.Name))
+	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], indexType(inst), size, inst.Name))
 	return nil
 }
 
@@ -213,6 +216,11 @@ func (e *emitter) findPairs() error {
 // before), and the later stages get keyless tables of their own.
 func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 	t := *n.Table
+	for _, k := range n.Table.Keys {
+		if k.Match == "selector" {
+			return nil, errorAt(n.Table.Span, "table %s: key %s is an action selector's; p4hls does not write TNA's ActionSelector for Tofino yet", n.Table.Name, ir.Format(k.Expr))
+		}
+	}
 	// TNA has no optional match: an optional key (exact or anything) is a
 	// ternary one whose entries are exact or wildcards.
 	t.Keys = nil
@@ -257,10 +265,12 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 		rc.Action = swap(r.Action)
 		t.Actions = append(t.Actions, &rc)
 	}
-	if n.Table.Default != nil {
-		d := *n.Table.Default
-		d.Action = swap(d.Action)
-		t.Default = &d
+	if d := n.Table.Default; d != nil && !impliedNoAction(n.Table) {
+		dc := *d
+		dc.Action = swap(d.Action)
+		t.Default = &dc
+	} else {
+		t.Default = nil // P4's default: NoAction, which the table need not list
 	}
 	t.Entries = nil
 	for _, en := range matchOrder(n.Table) {
@@ -271,6 +281,16 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 		t.Entries = append(t.Entries, &ec)
 	}
 	return &t, nil
+}
+
+// impliedNoAction reports whether a table's default action is the NoAction
+// P4 gives a table without one, and the table does not list it: written
+// out, the default would name an action the table does not have.
+func impliedNoAction(t *ir.Table) bool {
+	if t.Default == nil || t.Default.Action.Name != "NoAction" || t.DefaultConst {
+		return false
+	}
+	return !slices.ContainsFunc(t.Actions, func(r *ir.ActionRef) bool { return r.Action == t.Default.Action })
 }
 
 // matchOrder returns a table's const entries in the order they are
@@ -438,14 +458,14 @@ func (ac *actionCode) storage(alu *synth.ALU) (storage, error) {
 		if alu.State[0].Index != alu.State[1].Index || alu.State[0].IndexBits != alu.State[1].IndexBits {
 			return st, errorAt(ac.a.Span, "action %s: a register pair addressed at two indexes", ac.a.Name)
 		}
-		st = storage{reg: p.name(), valueType: "p4hls_pair_t", index: used[0], indexType: used[0].Register.Type.Args[1], halves: []string{"value.lo", "value.hi"}}
+		st = storage{reg: p.name(), valueType: "p4hls_pair_t", index: used[0], indexType: indexType(used[0].Register), halves: []string{"value.lo", "value.hi"}}
 		return st, nil
 	}
 	reg := used[0].Register
 	if w := ac.e.registerOf[reg.Name]; w != "bit<32>" {
 		return st, errorAt(reg.Span, "register %s holds %s; the Tofino backend writes 32-bit registers", reg.Name, w)
 	}
-	st = storage{reg: reg.Name, valueType: "bit<32>", index: used[0], indexType: reg.Type.Args[1]}
+	st = storage{reg: reg.Name, valueType: "bit<32>", index: used[0], indexType: indexType(reg)}
 	for _, c := range alu.State {
 		h := ""
 		if c.Register != nil {
