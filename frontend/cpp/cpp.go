@@ -32,6 +32,11 @@ const (
 	// well under a megabyte; the largest public switch.p4 is ~0.5 MB).
 	MaxFileBytes  = 16 << 20
 	maxExpansions = 200_000 // macro replacements in one translation unit
+	// maxExpansionTokens bounds the tokens macro bodies produce in one
+	// translation unit, arguments expanded at each use included: a few
+	// macros that double their argument make 2^n tokens from n
+	// replacements, which maxExpansions alone does not stop.
+	maxExpansionTokens = 1_000_000
 )
 
 // Options say where includes come from and what is predefined.
@@ -108,6 +113,7 @@ type state struct {
 	out        bytes.Buffer
 	lines      []Origin
 	expansions int
+	produced   int  // tokens macro substitutions produced (maxExpansionTokens)
 	stopped    bool // output limit or cancellation: read no more
 }
 
