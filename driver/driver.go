@@ -216,19 +216,6 @@ func (c *compile) synthesize(ctx context.Context) error {
 	return nil
 }
 
-// withWhy adds to synthesis's refusal of an action without @atomic code
-// why it is synthesized: the message must not read as if the programmer
-// had asked for a transaction.
-func withWhy(a *ir.Action, err error) error {
-	var u *synth.UnsupportedError
-	if ir.AtomicIn(a.Body) || !errors.As(err, &u) {
-		return err
-	}
-	r := ir.RegisterCall(a.Body)
-	return &synth.UnsupportedError{Span: u.Span, Msg: fmt.Sprintf("%s (action %s uses register %s outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)",
-		u.Msg, a.Name, r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name)}
-}
-
 // width is the ALUs' word width.
 func (c *compile) width() int { return cmp.Or(c.req.Synth.Width, synth.DefaultWidth) }
 
@@ -336,4 +323,17 @@ func (c *compile) compiled() (*backends.Compiled, error) {
 		Source: backends.Source{File: req.File, Text: req.Source, IncludeDirs: req.Frontend.IncludeDirs,
 			Defines: req.Frontend.Defines, NoTransform: req.NoTransform, Solver: req.Solver, AllocMode: req.AllocMode}}
 	return out, out.LocateControls(res.Analysis)
+}
+
+// withWhy adds to synthesis's refusal of an action without @atomic code
+// why it is synthesized: the message must not read as if the programmer
+// had asked for a transaction.
+func withWhy(a *ir.Action, err error) error {
+	var u *synth.UnsupportedError
+	if ir.AtomicIn(a.Body) || !errors.As(err, &u) {
+		return err
+	}
+	r := ir.RegisterCall(a.Body)
+	return &synth.UnsupportedError{Span: u.Span, Msg: fmt.Sprintf("%s (action %s uses register %s outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)",
+		u.Msg, a.Name, r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name)}
 }
