@@ -21,12 +21,13 @@ func (s *synthesizer) withAssume(spec Spec, states, packets []*Term) Spec {
 	roots := append(append([]*Term{pre}, states...), packets...)
 	spec.Key += "assume\n" + termsKey(roots, nil)
 	spec.Assume = func(x *z3.Context, sv, pv []z3.Expr) z3.Expr {
-		word := 0
-		for _, v := range append(append([]z3.Expr(nil), sv...), pv...) {
-			word = v.Width()
-			break
-		}
-		if word == 0 {
+		var word int // the search's word width, which the inputs have
+		switch {
+		case len(sv) > 0:
+			word = sv[0].Width()
+		case len(pv) > 0:
+			word = pv[0].Width()
+		default:
 			return x.Bool(true)
 		}
 		enc := newTermEncoder(x, word, roots)
