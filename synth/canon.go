@@ -65,3 +65,45 @@ func commutative(op Op) bool {
 	}
 	return false
 }
+
+// A test has two polarities (a == b, a != b; a < b, b <= a), and which one
+// a transaction's canonical terms hold says nothing of which one an ALU
+// computes: an ALU may compute one and not the other (Menshen's stateless
+// ALU and DNS TTL change's TTL test). So a stateful ALU that reads a test
+// reads it in either polarity: its query binds the test's negation to the
+// input's complement (negations), and its attempts include the frontier
+// with every test negated (negatedTests).
+
+// isTest reports whether t is a comparison, a 1-bit value whose
+// negation is a comparison too.
+func isTest(t *Term) bool {
+	switch t.Op {
+	case OpEq, OpNe, OpLtU, OpLeU, OpLtS, OpLeS:
+		return true
+	}
+	return false
+}
+
+// negations lists, for each frontier term that is a test, its negation
+// (nil for the others).
+func (s *synthesizer) negations(frontier []*Term) []*Term {
+	out := make([]*Term, len(frontier))
+	for i, t := range frontier {
+		if isTest(t) {
+			out[i] = s.tx.B.Not(t)
+		}
+	}
+	return out
+}
+
+// negatedTests is frontier with every test negated; ok is false when it
+// holds none.
+func (s *synthesizer) negatedTests(frontier []*Term) (neg []*Term, ok bool) {
+	for _, t := range frontier {
+		if isTest(t) {
+			t, ok = s.tx.B.Not(t), true
+		}
+		neg = append(neg, t)
+	}
+	return neg, ok
+}

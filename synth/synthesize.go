@@ -419,6 +419,9 @@ func (s *synthesizer) attempts(gr *group) []attempt {
 		for _, f := range s.frontierChoices(base) {
 			if len(f) <= len(g.Packets) && s.available(f) {
 				attempts = append(attempts, attempt{f, out, s.estimate(gr, f, out)})
+				if neg, ok := s.negatedTests(f); ok {
+					attempts = append(attempts, attempt{neg, out, s.estimate(gr, neg, out)})
+				}
 			}
 		}
 	}
@@ -918,8 +921,12 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 		bound[c.Pre] = "s" + strconv.Itoa(i)
 		roots = append(roots, c.Post)
 	}
+	negations := s.negations(frontier)
 	for i, t := range frontier {
 		bound[t] = "p" + strconv.Itoa(i)
+		if n := negations[i]; n != nil {
+			bound[n] = "!p" + strconv.Itoa(i)
+		}
 		if t.IsConst() {
 			if spec.Fixed == nil {
 				spec.Fixed = map[int]uint64{}
@@ -937,6 +944,9 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 		}
 		for i, t := range frontier {
 			enc.bind(t, packets[i])
+			if n := negations[i]; n != nil {
+				enc.bind(n, packets[i].BVXor(x.BV(1, word)))
+			}
 		}
 		news := append([]z3.Expr(nil), states...)
 		for i, c := range gr.cells {
