@@ -89,19 +89,30 @@ func isTest(t *Term) bool {
 func (s *synthesizer) negations(frontier []*Term) []*Term {
 	out := make([]*Term, len(frontier))
 	for i, t := range frontier {
-		if isTest(t) {
-			out[i] = s.tx.B.Not(t)
-		}
+		out[i] = s.negation(t)
 	}
 	return out
+}
+
+// negation is a test's negation when that is a test too whose negation
+// is the test again (so a query binds whichever its update reads), else
+// nil: without preprocessing a negation stays a ~ of the test.
+func (s *synthesizer) negation(t *Term) *Term {
+	if !isTest(t) {
+		return nil
+	}
+	if n := s.tx.B.Not(t); isTest(n) && s.tx.B.Not(n) == t {
+		return n
+	}
+	return nil
 }
 
 // negatedTests is frontier with every test negated; ok is false when it
 // holds none.
 func (s *synthesizer) negatedTests(frontier []*Term) (neg []*Term, ok bool) {
 	for _, t := range frontier {
-		if isTest(t) {
-			t, ok = s.tx.B.Not(t), true
+		if n := s.negation(t); n != nil {
+			t, ok = n, true
 		}
 		neg = append(neg, t)
 	}
