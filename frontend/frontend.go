@@ -9,6 +9,7 @@ import (
 	"context"
 	"embed"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend/cpp"
@@ -37,6 +38,12 @@ type Options struct {
 	Defines map[string]string
 	// ReadFile reads include files; nil means the file system.
 	ReadFile func(name string) ([]byte, error)
+	// Files, when not nil, are the only files #include reads besides the
+	// bundled ones, by relative path ("lib/h.p4"), and ReadFile is not
+	// used: a service compiles a request's files without reading its own
+	// disk. An #include that resolves outside them (an absolute path, or
+	// one climbing above the request's root) is not found.
+	Files map[string][]byte
 	// Written, when not nil, is the file as the user wrote it, when the
 	// source given is p4hls's rewrite of it (phase 1's), whose #line
 	// directives keep the user's line numbers: positions and excerpts
@@ -45,7 +52,24 @@ type Options struct {
 }
 
 func (o Options) cppOptions() cpp.Options {
-	return cpp.Options{IncludeDirs: o.IncludeDirs, Bundled: Bundled(), Defines: o.Defines, ReadFile: o.ReadFile}
+	read := o.ReadFile
+	if o.Files != nil {
+		read = readFrom(o.Files)
+	}
+	return cpp.Options{IncludeDirs: o.IncludeDirs, Bundled: Bundled(), Defines: o.Defines, ReadFile: read}
+}
+
+// readFrom reads include files from files alone. The preprocessor joins
+// folders and names with filepath.Join, which cleans them, so a name that
+// climbs out of the root keeps its leading "..", and an absolute one its
+// "/": neither is a key.
+func readFrom(files map[string][]byte) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if src, ok := files[filepath.ToSlash(filepath.Clean(name))]; ok {
+			return src, nil
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
 }
 
 // Load parses, checks and lowers a program to the IR: the frontend's whole
