@@ -54,10 +54,24 @@ type Request struct {
 	// Limits, where not 0, replace the target's: stages, ALUs per stage,
 	// tables per stage, entries per table.
 	Stages, ALUsPerStage, TablesPerStage, EntriesPerTable int
+	// Events, when not nil, receives every step of the compile as data,
+	// in the compile's goroutine (a service streams them).
+	Events func(Event)
 }
 
 // Progress receives a line per step of long work.
 type Progress func(phase, detail string)
+
+// Event is one step of a compile: a phase, or a step in one, starting
+// (what Progress gets as a line); an action synthesized (Action set); a
+// placement found (Alloc set).
+type Event struct {
+	Phase, Detail string
+	Action        *report.Action
+	Alloc         *report.Alloc
+	// Stages is the placement's stage count, with Alloc.
+	Stages int
+}
 
 // TransformedFile is the artifact holding the program after phase 1.
 const TransformedFile = "transformed.p4"
@@ -143,6 +157,13 @@ func begin(ctx context.Context, req Request, progress Progress) (*Result, *compi
 	if progress == nil {
 		progress = func(string, string) {}
 	}
+	if req.Events != nil {
+		lines := progress
+		progress = func(phase, detail string) {
+			lines(phase, detail)
+			req.Events(Event{Phase: phase, Detail: detail})
+		}
+	}
 	res := &Result{Report: report.New(req.Target)}
 	c := &compile{req: req, res: res, progress: progress}
 	if err := c.choose(); err != nil {
@@ -210,7 +231,9 @@ func (c *compile) synthesize(ctx context.Context) error {
 			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
 		}
 		res.Graphs = append(res.Graphs, g)
-		res.Report.Actions = append(res.Report.Actions, report.NewAction(g, stats, time.Since(start)))
+		act := report.NewAction(g, stats, time.Since(start))
+		res.Report.Actions = append(res.Report.Actions, act)
+		c.event(Event{Phase: "synth", Detail: "action " + a.Name + " synthesized", Action: &act})
 	}
 	return nil
 }
@@ -241,7 +264,16 @@ func (c *compile) allocate(ctx context.Context) error {
 	res.Report.Stages, res.Report.PerStage = sol.Stages, pl.Usage()
 	res.Report.Alloc = &report.Alloc{Solver: sol.Solver, Mode: sol.Mode.String(), Proven: sol.Proven,
 		Seconds: sol.Time.Seconds(), Tables: len(pl.Problem.Tables)}
+	alloc := *res.Report.Alloc
+	c.event(Event{Phase: "alloc", Detail: fmt.Sprintf("placed in %d stages", sol.Stages), Alloc: &alloc, Stages: sol.Stages})
 	return nil
+}
+
+// event tells the request's Events of a step that is not a progress line.
+func (c *compile) event(e Event) {
+	if c.req.Events != nil {
+		c.req.Events(e)
+	}
 }
 
 // verifyPlacement runs the program with every synthesized action
