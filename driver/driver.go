@@ -180,6 +180,8 @@ func begin(ctx context.Context, req Request, progress Progress) (*Result, *compi
 func (c *compile) phase(name, detail string, run func() error) error {
 	if detail != "" {
 		c.progress(name, detail)
+	} else {
+		c.event(Event{Phase: name}) // a stream shows every phase start
 	}
 	c.res.Report.Reached = append(c.res.Report.Reached, name)
 	start := time.Now()
