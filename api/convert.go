@@ -9,9 +9,9 @@ import (
 
 	"github.com/p4hls/p4hls/alloc/placement"
 	"github.com/p4hls/p4hls/backends"
+	pb "github.com/p4hls/p4hls/proto/p4hls/v1"
 	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/transform"
-	pb "github.com/p4hls/p4hls/proto/p4hls/v1"
 )
 
 // The conversions between report.json's types and the contract's. Both

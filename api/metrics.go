@@ -36,7 +36,7 @@ func NewMetrics() *Metrics {
 		requestSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "p4hls_request_seconds",
 			Help: "Request time by method.", Buckets: prometheus.ExponentialBuckets(0.001, 4, 10)}, []string{"method"}),
 		phaseSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "p4hls_phase_seconds",
-			Help: "Time of each phase of the compiles run (not those answered from cache).",
+			Help:    "Time of each phase of the compiles run (not those answered from cache).",
 			Buckets: prometheus.ExponentialBuckets(0.001, 4, 10)}, []string{"phase"}),
 		compiles: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "p4hls_compiles_total",
 			Help: "Compiles run, by the report's status."}, []string{"status"}),

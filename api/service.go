@@ -27,10 +27,10 @@ import (
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
+	pb "github.com/p4hls/p4hls/proto/p4hls/v1"
 	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/store"
 	"github.com/p4hls/p4hls/synth"
-	pb "github.com/p4hls/p4hls/proto/p4hls/v1"
 )
 
 // Config configures a Service. The zero Config works: the built-in
