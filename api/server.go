@@ -62,8 +62,8 @@ func Listen(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	s.grpc = grpc.NewServer(
 		grpc.MaxRecvMsgSize(svc.cfg.Limits.MaxRequestBytes),
-		grpc.ChainUnaryInterceptor(svc.cfg.Metrics.UnaryInterceptor, s.logUnary),
-		grpc.ChainStreamInterceptor(svc.cfg.Metrics.StreamInterceptor, s.logStream),
+		grpc.ChainUnaryInterceptor(svc.cfg.Metrics.UnaryInterceptor, s.logUnary, s.recoverUnary),
+		grpc.ChainStreamInterceptor(svc.cfg.Metrics.StreamInterceptor, s.logStream, s.recoverStream),
 	)
 	pb.RegisterCompilerServer(s.grpc, svc)
 	s.health = health.NewServer()
