@@ -111,6 +111,10 @@ func NewService(cfg Config) *Service {
 		checks:   newQueue(cfg.MaxCompiles, cfg.MaxQueue, nil)}
 }
 
+// Running is the number of compiles running: a compile gives back its
+// turn only once the driver, and so every solver it called, returned.
+func (s *Service) Running() int { return len(s.compiles.slots) }
+
 // Metrics are the service's metrics.
 func (s *Service) Metrics() *Metrics { return s.cfg.Metrics }
 
