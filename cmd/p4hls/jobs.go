@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/report"
 )
 
@@ -71,7 +72,7 @@ func compileJobs(ctx context.Context, run runner, req driver.Request, files []st
 // compileJob compiles one program of a --jobs run.
 func compileJob(ctx context.Context, run runner, req driver.Request, file, dir string, stderr io.Writer) (jobSummary, int) {
 	line := jobSummary{File: file, Target: req.Target, Out: dir}
-	src, err := os.ReadFile(file)
+	src, err := frontend.ReadSource(file)
 	if err != nil {
 		line.Status, line.Error = string(report.BadRequest), unwrapPathError(err).Error()
 		return line, exitUserErr

@@ -51,7 +51,7 @@ func dialServer(addr string) (*remoteCompiler, error) {
 // the name the user knows.
 func requestFiles(ctx context.Context, file string, src []byte, opts frontend.Options) (files map[string]string, main string, dirs []string, names map[string]string, err error) {
 	var d diag.List
-	res, err := cpp.Preprocess(ctx, file, src, cpp.Options{IncludeDirs: opts.IncludeDirs, Bundled: frontend.Bundled(), Defines: opts.Defines, ReadFile: os.ReadFile}, &d)
+	res, err := cpp.Preprocess(ctx, file, src, cpp.Options{IncludeDirs: opts.IncludeDirs, Bundled: frontend.Bundled(), Defines: opts.Defines, ReadFile: frontend.ReadSource}, &d)
 	if err != nil {
 		return nil, "", nil, nil, err
 	}
