@@ -378,3 +378,75 @@ func TestTargetsAndPages(t *testing.T) {
 func frontendFiles(files map[string]string) frontend.Options {
 	return frontend.Options{Files: requestFiles(files)}
 }
+
+// twoActions is Marple new flow with a second synthesized action, a
+// packet counter, in a table of its own; count's increment is step.
+func twoActions(step int) string {
+	return fmt.Sprintf(`#include <core.p4>
+#include <v1model.p4>
+header app_t { bit<32> flow; bit<32> new_flow; }
+#include "../include/bench.p4"
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+    register<bit<32>, bit<32>>(1024) seen;
+    register<bit<32>, bit<32>>(1) packets;
+    action new_flow() {
+        bit<32> idx = hdr.app.flow & 1023;
+        @atomic {
+            bit<32> s;
+            seen.read(s, idx);
+            if (s == 0) { hdr.app.new_flow = 1; s = 1; } else { hdr.app.new_flow = 0; }
+            seen.write(idx, s);
+        }
+    }
+    action count() {
+        @atomic {
+            bit<32> c;
+            packets.read(c, 0);
+            c = c + %d;
+            packets.write(0, c);
+        }
+    }
+    table flows { actions = { new_flow; } default_action = new_flow(); }
+    table counts { actions = { count; } default_action = count(); }
+    apply {
+        if (hdr.app.isValid()) { flows.apply(); counts.apply(); }
+    }
+}
+BENCH_MAIN
+`, step)
+}
+
+// TestEditResynthesizesOneAction: after a compile, an edit to one action
+// (count's increment) asks the solver only for that action: new_flow's
+// queries all come from the shared query cache.
+func TestEditResynthesizesOneAction(t *testing.T) {
+	s := startServer(t, Config{})
+	files := corpusFiles(t, "marple_new_flow.p4")
+	delete(files, "ok/marple_new_flow.p4")
+	compile := func(step int) map[string]*pb.Action {
+		files["ok/two.p4"] = twoActions(step)
+		resp, err := s.client.Compile(context.Background(), &pb.CompileRequest{Files: files, Main: "ok/two.p4", Target: "banzai", Options: &pb.CompileOptions{Alu: "pred_raw"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Report.Status != "ok" {
+			t.Fatalf("step %d: %s %s %v", step, resp.Report.Status, resp.Report.Error, resp.Report.Diagnostics)
+		}
+		out := map[string]*pb.Action{}
+		for _, a := range resp.Report.Actions {
+			out[a.Name] = a
+		}
+		return out
+	}
+	first := compile(1)
+	if first["new_flow"].Queries == 0 || first["count"].Queries == 0 {
+		t.Fatalf("the first compile asked no queries: %v", first)
+	}
+	edited := compile(3)
+	if nf := edited["new_flow"]; nf.Queries != 0 || nf.CacheHits == 0 {
+		t.Errorf("new_flow, unchanged: %d queries, %d cache hits; want 0 and some", nf.Queries, nf.CacheHits)
+	}
+	if c := edited["count"]; c.Queries == 0 {
+		t.Errorf("count, edited: no query asked")
+	}
+}
