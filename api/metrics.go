@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -86,27 +84,6 @@ func (m *Metrics) cacheLookup(hit bool) {
 func (m *Metrics) observe(method string, start time.Time, err error) {
 	m.requests.WithLabelValues(method, status.Code(err).String()).Inc()
 	m.requestSeconds.WithLabelValues(method).Observe(time.Since(start).Seconds())
-}
-
-// recoverUnary and recoverStream turn a handler's panic, a p4hls bug,
-// into an Internal error for its client rather than the end of the
-// server and every other compile in it.
-func (s *Server) recoverUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = s.svc.internal(ctx, fmt.Errorf("panic in %s: %v\n%s", info.FullMethod, r, debug.Stack()))
-		}
-	}()
-	return next(ctx, req)
-}
-
-func (s *Server) recoverStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = s.svc.internal(ss.Context(), fmt.Errorf("panic in %s: %v\n%s", info.FullMethod, r, debug.Stack()))
-		}
-	}()
-	return next(srv, ss)
 }
 
 // UnaryInterceptor and StreamInterceptor count requests.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -213,4 +214,25 @@ func (s *Server) logCall(ctx context.Context, err error, attrs []any) {
 		attrs = append(attrs, "error", err.Error())
 	}
 	s.log.InfoContext(ctx, "request", attrs...)
+}
+
+// recoverUnary and recoverStream turn a handler's panic, a p4hls bug,
+// into an Internal error for its client rather than the end of the
+// server and every other compile in it.
+func (s *Server) recoverUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = s.svc.internal(ctx, fmt.Errorf("panic in %s: %v\n%s", info.FullMethod, r, debug.Stack()))
+		}
+	}()
+	return next(ctx, req)
+}
+
+func (s *Server) recoverStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = s.svc.internal(ss.Context(), fmt.Errorf("panic in %s: %v\n%s", info.FullMethod, r, debug.Stack()))
+		}
+	}()
+	return next(srv, ss)
 }

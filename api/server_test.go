@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/grpc/status"
 
 	"github.com/p4hls/p4hls/driver"
@@ -371,6 +373,23 @@ func TestTargetsAndPages(t *testing.T) {
 	h, err := healthpb.NewHealthClient(s.conn).Check(context.Background(), &healthpb.HealthCheckRequest{Service: "p4hls.v1.Compiler"})
 	if err != nil || h.Status != healthpb.HealthCheckResponse_SERVING {
 		t.Errorf("health: %v %v", h, err)
+	}
+	// Reflection lists the services, as grpcurl's `list` asks.
+	refl, err := reflectionpb.NewServerReflectionClient(s.conn).ServerReflectionInfo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	refl.Send(&reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{}})
+	listed, err := refl.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var services []string
+	for _, svc := range listed.GetListServicesResponse().GetService() {
+		services = append(services, svc.Name)
+	}
+	if !slices.Contains(services, "p4hls.v1.Compiler") || !slices.Contains(services, "grpc.health.v1.Health") {
+		t.Errorf("reflection lists %v", services)
 	}
 }
 

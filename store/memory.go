@@ -73,5 +73,12 @@ func (m *Memory) Len() int {
 	return len(m.byKey)
 }
 
+// Bytes is the size of the keys and values held.
+func (m *Memory) Bytes() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.bytes
+}
+
 func (m *Memory) Name() string { return "memory" }
 func (m *Memory) Close() error { return nil }

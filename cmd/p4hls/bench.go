@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/store"
 	"github.com/p4hls/p4hls/synth"
 )
 
@@ -89,7 +90,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case "sweep":
 		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
 	case "serve":
-		so.corpus, so.jsonOut = *corpus, *jsonOut
+		so.corpus, so.jsonOut, so.results = *corpus, *jsonOut, store.NewMemory(store.DefaultMemoryBytes)
 		return benchServe(ctx, so, stdout, stderr)
 	case "synth":
 	default:

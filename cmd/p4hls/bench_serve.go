@@ -22,6 +22,7 @@ import (
 	"github.com/p4hls/p4hls/frontend"
 	pb "github.com/p4hls/p4hls/proto/p4hls/v1"
 	"github.com/p4hls/p4hls/solver/z3"
+	"github.com/p4hls/p4hls/store"
 )
 
 // benchServeOptions are `p4hls bench serve`'s flags.
@@ -31,6 +32,9 @@ type benchServeOptions struct {
 	concurrency, soak     int
 	maxCompiles, maxQueue int
 	jsonOut               string
+	// results is the started server's result cache, whose size the soak
+	// prints (its entries are heap the soak means to keep).
+	results *store.Memory
 }
 
 // serveFigures are the benchmark's results, as --json writes them.
@@ -112,7 +116,7 @@ func benchServe(ctx context.Context, o benchServeOptions, stdout, stderr io.Writ
 	fig.Check1000 = benchCheck(ctx, client, stdout)
 	fig.CancelLatency = benchCancel(ctx, client, reqs, running, stdout)
 	if o.soak > 0 && o.server == "" {
-		fig.Soak = benchSoak(ctx, client, soakRequest(reqs), o.soak, stdout)
+		fig.Soak = benchSoak(ctx, client, soakRequest(reqs), o.soak, o.results, stdout)
 	}
 	fig.PeakRSSMiB = peakRSS()
 	fig.Requests = 2*len(burst) + 2*o.concurrency
@@ -128,7 +132,7 @@ func benchServer(ctx context.Context, o benchServeOptions) (addr string, running
 		return o.server, nil, func() {}, nil
 	}
 	srv, err := api.Listen(ctx, api.ServerConfig{GRPCAddr: "127.0.0.1:0", HTTPAddr: "127.0.0.1:0",
-		Service: api.Config{Version: compilerVersion(), MaxCompiles: o.maxCompiles, MaxQueue: o.maxQueue}})
+		Service: api.Config{Version: compilerVersion(), MaxCompiles: o.maxCompiles, MaxQueue: o.maxQueue, Results: o.results}})
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -288,17 +292,17 @@ func soakRequest(reqs []*pb.CompileRequest) *pb.CompileRequest {
 // benchSoak runs n compiles in a loop, each distinct (so each runs the
 // phases, its queries answered by the cache after the first), and
 // prints goroutines, heap and live Z3 contexts before and after.
-func benchSoak(ctx context.Context, client pb.CompilerClient, req *pb.CompileRequest, n int, stdout io.Writer) map[string][2]int64 {
-	count := func() (int64, int64, int64) {
+func benchSoak(ctx context.Context, client pb.CompilerClient, req *pb.CompileRequest, n int, results *store.Memory, stdout io.Writer) map[string][2]int64 {
+	count := func() (int64, int64, int64, int64) {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return int64(runtime.NumGoroutine()), int64(m.HeapAlloc), z3.LiveContexts()
+		return int64(runtime.NumGoroutine()), int64(m.HeapAlloc), z3.LiveContexts(), int64(results.Bytes())
 	}
 	failed := 0
 	// One compile first, so the caches and the connection are warm.
 	client.Compile(ctx, req)
-	g0, h0, z0 := count()
+	g0, h0, z0, c0 := count()
 	for i := range n {
 		r := proto.Clone(req).(*pb.CompileRequest)
 		r.Options.Defines = map[string]string{"P4HLS_BENCH_SOAK": fmt.Sprint(i)}
@@ -306,10 +310,10 @@ func benchSoak(ctx context.Context, client pb.CompilerClient, req *pb.CompileReq
 			failed++
 		}
 	}
-	g1, h1, z1 := count()
-	fmt.Fprintf(stdout, "soak: %d compiles (%d failed): goroutines %d -> %d, heap %.1f -> %.1f MiB, live Z3 contexts %d -> %d\n",
-		n, failed, g0, g1, float64(h0)/(1<<20), float64(h1)/(1<<20), z0, z1)
-	return map[string][2]int64{"goroutines": {g0, g1}, "heap_bytes": {h0, h1}, "z3_contexts": {z0, z1}}
+	g1, h1, z1, c1 := count()
+	fmt.Fprintf(stdout, "soak: %d compiles (%d failed): goroutines %d -> %d, heap %.1f -> %.1f MiB (of which the result cache's entries %.1f -> %.1f MiB), live Z3 contexts %d -> %d\n",
+		n, failed, g0, g1, float64(h0)/(1<<20), float64(h1)/(1<<20), float64(c0)/(1<<20), float64(c1)/(1<<20), z0, z1)
+	return map[string][2]int64{"goroutines": {g0, g1}, "heap_bytes": {h0, h1}, "result_cache_bytes": {c0, c1}, "z3_contexts": {z0, z1}}
 }
 
 // peakRSS is this process's peak resident set (VmHWM), in MiB.
