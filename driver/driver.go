@@ -222,6 +222,7 @@ func (c *compile) synthesize(ctx context.Context) error {
 		g, stats, err := synth.Synthesize(ctx, tx, c.stateful, c.stateless, c.req.Synth)
 		res.Report.SolverQueries += stats.Queries
 		res.Report.CacheHits += stats.CacheHits
+		res.Report.CacheRejected += stats.CacheRejected
 		var u *synth.UnsupportedError
 		switch {
 		case errors.As(err, &u):

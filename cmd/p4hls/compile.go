@@ -124,6 +124,7 @@ func compileOne(ctx context.Context, run runner, req driver.Request, out string,
 	res, err := run(ctx, req, progressPrinter(stderr))
 	endProgress(stderr)
 	diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
+	warnDamagedCache(stderr, req.Synth.Cache, res.Report.CacheRejected)
 	code, failed := compileFailure(err, timeout, stderr)
 	if werr := writeOutput(out, res); werr != nil {
 		fmt.Fprintf(stderr, "p4hls: writing %s: %v\n", out, werr)
@@ -139,6 +140,20 @@ func compileOne(ctx context.Context, run runner, req driver.Request, out string,
 	}
 	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(out, reportFile))
 	return exitOK
+}
+
+// warnDamagedCache says when the query cache held damaged entries or
+// answers that did not hold: the compile did not use them (their queries
+// ran again and replaced them), but a cache folder that others write, or
+// a failing disk, is worth knowing about.
+func warnDamagedCache(stderr io.Writer, cache synth.Cache, rejected int) {
+	n := rejected
+	if c, ok := cache.(interface{ Damaged() int }); ok {
+		n += c.Damaged()
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "p4hls: warning: %d entries of the query cache were damaged or did not hold for their query; they were not used, and were rewritten\n", n)
+	}
 }
 
 // setCompileOptions sets the request's fields that flags give as text.
