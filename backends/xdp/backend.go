@@ -172,3 +172,29 @@ func Instructions(obj []byte) (int, error) {
 	}
 	return int(s.Size / 8), nil
 }
+
+// Verify loads what Emit wrote into the kernel and runs it against the
+// interpreter on packets random packets (`compile --verify N`).
+func (Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.Output, _ backends.Options, packets int) error {
+	var obj, js []byte
+	for _, a := range out.Artifacts {
+		switch a.Name {
+		case kernel.ObjectFile:
+			obj = a.Data
+		case kernel.LayoutFile:
+			js = a.Data
+		}
+	}
+	var layout kernel.Layout
+	if err := json.Unmarshal(js, &layout); err != nil {
+		return fmt.Errorf("%w: reading %s: %w", backends.ErrInternal, kernel.LayoutFile, err)
+	}
+	d, err := kernel.Diff(c.Program, obj, layout, 1, packets)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %w", backends.ErrInternal, err)
+	case d != nil:
+		return fmt.Errorf("%w: the kernel disagrees with the interpreter: %v\n%s", backends.ErrInternal, d, d.STF(c.Program))
+	}
+	return ctx.Err()
+}

@@ -158,7 +158,7 @@ func (g *gen) hash(c *ir.Call) {
 	h := g.hashOf(enumMember(algoExpr), buf, n, algoExpr)
 	w := width(dst.Type())
 	g.line("u64 m_ = %s;", maxv)
-	g.line("%s = ((m_ ? %s %% m_ : 0) + %s) & %s;", g.lvalue(dst), h, base, mask(w))
+	g.write(dst, fmt.Sprintf("((m_ ? %s %% m_ : 0) + %s) & %s", h, base, mask(w)))
 	g.ind--
 	g.line("}")
 }
@@ -175,7 +175,7 @@ func (g *gen) checksum(c *ir.Call, update bool) {
 	sum := g.arg(c, 2)
 	w := width(sum.Type())
 	if update {
-		g.line("%s = %s & %s;", g.lvalue(sum), h, mask(w))
+		g.write(sum, fmt.Sprintf("%s & %s", h, mask(w)))
 	} else {
 		g.line("if (%s != (%s & %s)) %s.f_checksum_error = 1;", g.expr(sum), h, mask(w), g.stdName)
 	}

@@ -3,6 +3,7 @@ package xdp
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -23,6 +24,9 @@ func (g *gen) expr(e ir.Expr) string {
 	case *ir.StringConst:
 		return "0"
 	case *ir.VarRef, *ir.Member:
+		if width(e.Type()) > 0 {
+			return "((u64)" + g.lvalue(e) + ")"
+		}
 		return g.lvalue(e)
 	case *ir.Slice:
 		return fmt.Sprintf("((%s >> %d) & %s)", g.expr(e.X), e.Lo, mask(e.Hi-e.Lo+1))
@@ -257,4 +261,29 @@ func (g *gen) cast(e *ir.Cast) string {
 		return fmt.Sprintf("((u64)%s & %s)", sext(x, width(e.X.Type())), mask(to))
 	}
 	return fmt.Sprintf("(%s & %s)", x, mask(to))
+}
+
+// write assigns v to storage lhs. A field of an invalid header ignores
+// writes (and reads as 0: an invalid header is all zeros), as in interp.
+func (g *gen) write(lhs ir.Expr, v string) {
+	g.line("%s%s = %s;", g.guard(lhs), g.lvalue(lhs), v)
+}
+
+// guard is "if (h.valid_) " for each header lhs is a field of.
+func (g *gen) guard(lhs ir.Expr) string {
+	var conds []string
+	for e := lhs; ; {
+		m, ok := e.(*ir.Member)
+		if !ok {
+			break
+		}
+		if s, ok := m.X.Type().(*ir.Struct); ok && s.Kind == ir.KindHeader {
+			conds = append([]string{g.lvalue(m.X) + ".valid_"}, conds...)
+		}
+		e = m.X
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return "if (" + strings.Join(conds, " && ") + ") "
 }

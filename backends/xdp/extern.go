@@ -358,8 +358,10 @@ func (g *gen) callStmt(c *ir.Call) {
 		dst := g.arg(c, 0)
 		lo, hi := g.expr(g.arg(c, 1)), g.expr(g.arg(c, 2))
 		w := width(dst.Type())
-		g.line("{ u64 lo_ = %s, hi_ = %s; u64 r_ = bpf_get_prandom_u32(); %s = hi_ < lo_ ? lo_ : (lo_ + r_ %% (hi_ - lo_ + 1)) & %s; }",
-			lo, hi, g.lvalue(dst), mask(w))
+		r := fmt.Sprintf("rnd%d", g.label())
+		g.line("u64 %s; { u64 lo_ = %s, hi_ = %s; u64 r_ = bpf_get_prandom_u32(); %s = hi_ < lo_ ? lo_ : (lo_ + r_ %% (hi_ - lo_ + 1)) & %s; }",
+			r, lo, hi, r, mask(w))
+		g.write(dst, r)
 	case "log_msg", "assert", "assume":
 		// No effect on the packet: XDP has no log to write to here, and a
 		// failed assertion is a fault interp reports, not an output.
@@ -399,7 +401,7 @@ func (g *gen) method(c *ir.Call) {
 	case "register.read":
 		if r := g.registerOf(c.Callee.Recv); r != nil && len(c.Args) == 2 {
 			v := g.registerRead(r, g.expr(g.arg(c, 1)), c.Span())
-			g.line("%s = %s;", g.lvalue(g.arg(c, 0)), v)
+			g.write(g.arg(c, 0), v)
 			return
 		}
 	case "register.write":

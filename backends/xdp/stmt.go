@@ -130,7 +130,7 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 		x := g.lvalue(sl.X)
 		v := g.expr(rhs)
 		m := mask(sl.Hi-sl.Lo+1) + fmt.Sprintf(" << %d", sl.Lo)
-		g.line("%s = (%s & ~(%s)) | ((%s << %d) & (%s));", x, x, m, v, sl.Lo, m)
+		g.line("%s%s = (%s & ~(%s)) | ((%s << %d) & (%s));", g.guard(sl.X), x, x, m, v, sl.Lo, m)
 		return
 	}
 	if m, ok := lhs.(*ir.Member); ok && m.Name == "mcast_grp" {
@@ -139,7 +139,7 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 		}
 	}
 	v := g.expr(rhs)
-	g.line("%s = %s;", g.lvalue(lhs), v)
+	g.write(lhs, v)
 }
 
 func (g *gen) switchValue(s *ir.Switch) {
@@ -253,7 +253,7 @@ func (g *gen) callAction(call *ir.ActionCall) {
 		}
 		if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
 			dst, name := arg, g.varName(p)
-			back = append(back, func() { g.line("%s = %s;", g.lvalue(dst), name) })
+			back = append(back, func() { g.write(dst, name) })
 		}
 	}
 	g.actionBody(a)
@@ -344,7 +344,7 @@ func (g *gen) callFunction(c *ir.Call) string {
 		}
 		if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
 			dst, name := arg, g.varName(p)
-			back = append(back, func() { g.line("%s = %s;", g.lvalue(dst), name) })
+			back = append(back, func() { g.write(dst, name) })
 		}
 	}
 	savedLabel, savedVar := g.returnLabel, g.returnVar

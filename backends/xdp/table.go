@@ -31,14 +31,15 @@ import (
 // control plane can change it.
 
 type tableInfo struct {
-	t        *ir.Table
-	name     string // Control.table
-	kind     string
-	acts     []*ir.ActionRef // the actions, the declared default last if not listed
-	ids      map[*ir.Action]int
-	layout   kernel.Table
-	params   map[*ir.Action][]kernel.Param
+	t         *ir.Table
+	name      string // Control.table
+	kind      string
+	acts      []*ir.ActionRef // the actions, the declared default last if not listed
+	ids       map[*ir.Action]int
+	layout    kernel.Table
+	params    map[*ir.Action][]kernel.Param
 	keyBytes  int // of the packed keys, without the 4-byte prefix or mask index
+	keyArray  int // the C array holding them
 	dataWords int
 	prefix    string // of the C names of its types and maps
 }
@@ -168,7 +169,13 @@ func (g *gen) planKeys(ti *tableInfo) {
 	}
 	ti.layout.Keys = placed
 	ti.keyBytes = max(off, 1)
-	ti.layout.KeyBytes = head + ti.keyBytes
+	ti.keyArray = ti.keyBytes
+	if head > 0 {
+		// After a u32 the array fills the struct to a multiple of 4: no
+		// padding byte, whose value C leaves open, in a hashed key.
+		ti.keyArray = (ti.keyBytes + 3) / 4 * 4
+	}
+	ti.layout.KeyBytes = head + ti.keyArray
 }
 
 // tableMaps declares the maps of a table with entries.
@@ -181,15 +188,15 @@ func (g *gen) tableMaps(ti *tableInfo, prefix string) {
 		fmt.Fprintf(&g.helpers, "struct %s_key { u8 b[%d]; };\n", prefix, ti.keyBytes)
 		g.defineMap(prefix, "BPF_MAP_TYPE_HASH", "struct "+prefix+"_key", val, ti.layout.Size, "", ti.layout.KeyBytes, ti.layout.ValueBytes, holds)
 	case kernel.TableLPM:
-		fmt.Fprintf(&g.helpers, "struct %s_key { u32 prefixlen; u8 b[%d]; };\n", prefix, ti.keyBytes)
+		fmt.Fprintf(&g.helpers, "struct %s_key { u32 prefixlen; u8 b[%d]; };\n", prefix, ti.keyArray)
 		g.defineMap(prefix, "BPF_MAP_TYPE_LPM_TRIE", "struct "+prefix+"_key", val, ti.layout.Size, "BPF_F_NO_PREALLOC", ti.layout.KeyBytes, ti.layout.ValueBytes, holds)
 	case kernel.TableTernary:
-		fmt.Fprintf(&g.helpers, "struct %s_key { u32 mask; u8 b[%d]; };\n", prefix, ti.keyBytes)
-		fmt.Fprintf(&g.helpers, "struct %s_mask { u32 used; u8 m[%d]; };\n", prefix, ti.keyBytes)
+		fmt.Fprintf(&g.helpers, "struct %s_key { u32 mask; u8 b[%d]; };\n", prefix, ti.keyArray)
+		fmt.Fprintf(&g.helpers, "struct %s_mask { u32 used; u8 m[%d]; };\n", prefix, ti.keyArray)
 		// Ranges expand into several prefixes each: room for them.
 		g.defineMap(prefix, "BPF_MAP_TYPE_HASH", "struct "+prefix+"_key", val, 8*ti.layout.Size, "", ti.layout.KeyBytes, ti.layout.ValueBytes, holds)
 		ti.layout.Masks, ti.layout.MaxMasks = prefix+"_masks", maxMasks
-		g.defineMap(ti.layout.Masks, "BPF_MAP_TYPE_ARRAY", "u32", "struct "+prefix+"_mask", maxMasks, "", 4, 4+ti.keyBytes, holds+" masks")
+		g.defineMap(ti.layout.Masks, "BPF_MAP_TYPE_ARRAY", "u32", "struct "+prefix+"_mask", maxMasks, "", 4, 4+ti.keyArray, holds+" masks")
 	}
 }
 

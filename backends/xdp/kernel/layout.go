@@ -26,10 +26,10 @@ const (
 // least MetaBytes of it (a test run or an earlier program in a chain puts
 // it there): the P4 ingress port in, the P4 egress port out.
 const (
-	MetaBytes     = 8
-	MetaInPort    = 0 // byte offset of the ingress port (u32, host order)
-	MetaOutPort   = 4 // byte offset of the egress port the program chose
-	DropPort      = 511
+	MetaBytes      = 8
+	MetaInPort     = 0 // byte offset of the ingress port (u32, host order)
+	MetaOutPort    = 4 // byte offset of the egress port the program chose
+	DropPort       = 511
 	DefaultCPUPort = 510
 )
 
