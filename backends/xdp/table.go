@@ -24,7 +24,10 @@ import (
 //     the key up under every mask and keeps the hit of smallest rank, the
 //     rank being the entry's place in P4's order (priority, then the
 //     longest lpm prefix, then the first installed);
-//   - const entries: compiled into the code, checked in that order;
+//   - const entries: compiled into the code, checked in that order, and
+//     tuple-space maps as for ternary keys, empty until the control plane
+//     adds an entry: it then writes the const entries there too, and the
+//     maps decide;
 //   - no keys: only the default action.
 //
 // A default map (an ARRAY of one value) holds the default action, so the
@@ -74,6 +77,9 @@ func tableKind(t *ir.Table) string {
 	return kernel.TableTernary
 }
 
+// tss says whether the table looks its entries up by tuple-space search.
+func (ti *tableInfo) tss() bool { return ti.kind == kernel.TableTernary || ti.kind == kernel.TableConst }
+
 func (g *gen) tableInfo(t *ir.Table) *tableInfo {
 	return g.tables[t]
 }
@@ -118,7 +124,7 @@ func (g *gen) planTable(c *ir.Control, t *ir.Table) {
 	prefix := "tbl_" + sanitize(c.Name+"_"+t.Name)
 	ti.prefix = prefix
 	fmt.Fprintf(&g.helpers, "struct %s_val { u32 action; u32 rank; u64 data[%d]; };\n", prefix, ti.dataWords)
-	if ti.kind != kernel.TableConst && ti.kind != kernel.TableKeyless {
+	if ti.kind != kernel.TableKeyless {
 		g.tableMaps(ti, prefix)
 	}
 	if ti.kind != kernel.TableConst {
@@ -141,7 +147,7 @@ func listed(refs []*ir.ActionRef, a *ir.Action) bool {
 // planKeys places the keys in the packed key.
 func (g *gen) planKeys(ti *tableInfo) {
 	head := 0
-	if ti.kind == kernel.TableLPM || ti.kind == kernel.TableTernary {
+	if ti.kind == kernel.TableLPM || ti.tss() {
 		head = 4
 	}
 	keys := ti.t.Keys
@@ -190,7 +196,7 @@ func (g *gen) tableMaps(ti *tableInfo, prefix string) {
 	case kernel.TableLPM:
 		fmt.Fprintf(&g.helpers, "struct %s_key { u32 prefixlen; u8 b[%d]; };\n", prefix, ti.keyArray)
 		g.defineMap(prefix, "BPF_MAP_TYPE_LPM_TRIE", "struct "+prefix+"_key", val, ti.layout.Size, "BPF_F_NO_PREALLOC", ti.layout.KeyBytes, ti.layout.ValueBytes, holds)
-	case kernel.TableTernary:
+	case kernel.TableTernary, kernel.TableConst:
 		fmt.Fprintf(&g.helpers, "struct %s_key { u32 mask; u8 b[%d]; };\n", prefix, ti.keyArray)
 		fmt.Fprintf(&g.helpers, "struct %s_mask { u32 used; u8 m[%d]; };\n", prefix, ti.keyArray)
 		// Ranges expand into several prefixes each: room for them.
@@ -255,7 +261,14 @@ func (g *gen) applyTable(t *ir.Table, hit, ran string) {
 	case kernel.TableTernary:
 		g.ternaryLookup(ti, prefix, keys)
 	case kernel.TableConst:
+		// The entries added at run time go, with the const ones, into the
+		// tuple-space maps, which then decide; until then the code does.
+		g.ternaryLookup(ti, prefix, keys)
+		g.line("{ u32 z_ = 0; struct %s_mask *m0_ = bpf_map_lookup_elem(&%s, &z_); if (!m0_ || !m0_->used) {", prefix, ti.layout.Masks)
+		g.ind++
 		g.constEntries(ti, keys)
+		g.ind--
+		g.line("} }")
 	}
 	g.line("if (v_) hit_ = 1;")
 	if ti.kind != kernel.TableConst {

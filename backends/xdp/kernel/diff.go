@@ -9,8 +9,8 @@ import (
 
 // Case returns a random case for the program as the kernel can take it:
 // interp's generator's, with what a P4Runtime control plane could not
-// send the xdp target left out or made so (no entries for tables with
-// const entries or no keys, no priorities in tables of exact and lpm keys,
+// send the xdp target left out or made so (no entries for tables without
+// keys, no priorities in tables of exact and lpm keys,
 // where P4Runtime has none) and packets at least an Ethernet header long.
 func Case(prog *ir.Program, layout Layout, seed int64, packets, entriesPerTable, registerCells int) *interp.Case {
 	g := interp.NewGenerator(prog, seed)
@@ -22,7 +22,7 @@ func Case(prog *ir.Program, layout Layout, seed int64, packets, entriesPerTable,
 	var entries []interp.TableEntry
 	for _, e := range c.Entries {
 		switch kinds[e.Table] {
-		case TableConst, TableKeyless:
+		case TableKeyless:
 			continue
 		case TableExact, TableLPM:
 			e.Entry.Priority = 0

@@ -9,6 +9,7 @@ import (
 	"github.com/cilium/ebpf"
 
 	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
 )
 
 // table is the control plane of one table: it writes entries into the
@@ -66,7 +67,11 @@ func (t *table) add(e interp.Entry) error {
 	}
 	switch t.Kind {
 	case TableConst:
-		return fmt.Errorf("table %s has const entries: it takes no others", t.Name)
+		if len(t.entries) == 0 {
+			if err := t.seedConst(); err != nil {
+				return err
+			}
+		}
 	case TableKeyless:
 		return fmt.Errorf("table %s has no keys: it takes no entries", t.Name)
 	case TableExact:
@@ -324,4 +329,58 @@ func (t *table) write(masks [][]byte, keys []string, value func(string) []byte) 
 		t.written = append(t.written, []byte(k))
 	}
 	return nil
+}
+
+// seedConst puts a table's const entries first in its entries, in the
+// order the program lists them.
+func (t *table) seedConst() error {
+	it, err := t.m.Table(t.Name)
+	if err != nil {
+		return err
+	}
+	for _, ce := range it.Entries {
+		e := interp.Entry{Priority: ce.Priority, Action: ce.Action.Action.Name}
+		for i, k := range ce.Keys {
+			e.Keys = append(e.Keys, keysetMatch(k, it.Keys[i]))
+		}
+		for i, p := range ce.Action.Action.Params {
+			if p.Dir != ir.DirNone || i >= len(ce.Action.Args) {
+				continue
+			}
+			v := new(big.Int)
+			switch a := ce.Action.Args[i].(type) {
+			case *ir.Const:
+				v.Set(a.Value)
+			default:
+				return fmt.Errorf("table %s: a const entry's action data is not a constant", t.Name)
+			}
+			e.Data = append(e.Data, v)
+		}
+		t.entries = append(t.entries, e)
+	}
+	return nil
+}
+
+// keysetMatch is a const entry's keyset as a match (interp's reading).
+func keysetMatch(k *ir.Keyset, key *ir.Key) interp.Match {
+	w := ir.WidthBits(key.Expr.Type())
+	switch k.Kind {
+	case ir.KeysetDefault:
+		return interp.Match{Kind: interp.MatchAny}
+	case ir.KeysetMask:
+		if key.Match == ir.MatchLPM {
+			n := 0
+			for i := 0; i < w; i++ {
+				n += int(k.Mask.Bit(i))
+			}
+			return interp.Match{Kind: interp.MatchLPM, Value: k.Value, PrefixLen: n}
+		}
+		return interp.Match{Kind: interp.MatchTernary, Value: k.Value, Mask: k.Mask}
+	case ir.KeysetRange:
+		return interp.Match{Kind: interp.MatchRange, Value: k.Value, Hi: k.Hi}
+	}
+	if key.Match == ir.MatchLPM {
+		return interp.Match{Kind: interp.MatchLPM, Value: k.Value, PrefixLen: w}
+	}
+	return interp.Match{Kind: interp.MatchExact, Value: k.Value}
 }
