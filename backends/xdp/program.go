@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/backends/xdp/kernel"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
@@ -105,18 +106,24 @@ func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) 
 // checkPipeline refuses what is not a v1model program.
 func (g *gen) checkPipeline() error {
 	p := g.prog
-	if p.Arch != ir.V1Model || len(p.Pipeline) != ir.V1Blocks || p.Pipeline[ir.V1Parser].Parser == nil {
-		return fmt.Errorf("the xdp backend takes v1model programs")
-	}
+	ok := p.Arch == ir.V1Model && len(p.Pipeline) == ir.V1Blocks && p.Pipeline[ir.V1Parser].Parser != nil &&
+		len(p.Pipeline[ir.V1Parser].Parser.Params) == 4
 	for _, b := range p.Pipeline[1:] {
-		if b.Control == nil {
-			return fmt.Errorf("the xdp backend takes v1model programs: block %s is not a control", b.Param)
-		}
+		ok = ok && b.Control != nil
 	}
-	if len(p.Pipeline[ir.V1Parser].Parser.Params) != 4 {
-		return fmt.Errorf("the xdp backend takes v1model programs: the parser has %d parameters", len(p.Pipeline[ir.V1Parser].Parser.Params))
+	if ok {
+		return nil
 	}
-	return nil
+	// The refusal points at the program's first block: its main instance
+	// is not a V1Switch of a parser and five controls.
+	var sp diag.Span
+	switch {
+	case len(p.Parsers) > 0:
+		sp = p.Parsers[0].Span
+	case len(p.Controls) > 0:
+		sp = p.Controls[0].Span
+	}
+	return backends.Errorf(sp, "the xdp target takes v1model programs (a V1Switch of a parser and five controls); this program's main is not one")
 }
 
 // bindParams names a block's parameters after the one copy of each.
@@ -324,5 +331,3 @@ func (g *gen) verdict() {
 	g.line("\treturn XDP_DROP;")
 	g.line("}")
 }
-
-var _ = diag.Span{}

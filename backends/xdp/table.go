@@ -78,7 +78,9 @@ func tableKind(t *ir.Table) string {
 }
 
 // tss says whether the table looks its entries up by tuple-space search.
-func (ti *tableInfo) tss() bool { return ti.kind == kernel.TableTernary || ti.kind == kernel.TableConst }
+func (ti *tableInfo) tss() bool {
+	return ti.kind == kernel.TableTernary || ti.kind == kernel.TableConst
+}
 
 func (g *gen) tableInfo(t *ir.Table) *tableInfo {
 	return g.tables[t]
