@@ -81,8 +81,12 @@ func (b Backend) Emit(ctx context.Context, c *backends.Compiled, opts backends.O
 		return nil, err
 	}
 	sum := sha256.Sum256(c.Source.Text)
-	layout.Source, layout.SHA256 = c.Source.File, hex.EncodeToString(sum[:])
-	layout.IncludeDirs, layout.Defines = c.Source.IncludeDirs, c.Source.Defines
+	// Absolute, so that sim finds them from any folder.
+	layout.Source, layout.SHA256 = absolute(c.Source.File), hex.EncodeToString(sum[:])
+	for _, d := range c.Source.IncludeDirs {
+		layout.IncludeDirs = append(layout.IncludeDirs, absolute(d))
+	}
+	layout.Defines = c.Source.Defines
 	js, err := json.MarshalIndent(layout, "", "  ")
 	if err != nil {
 		return nil, err
@@ -197,4 +201,11 @@ func (Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.O
 		return fmt.Errorf("%w: the kernel disagrees with the interpreter: %v\n%s", backends.ErrInternal, d, d.STF(c.Program))
 	}
 	return ctx.Err()
+}
+
+func absolute(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }

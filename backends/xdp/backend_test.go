@@ -203,3 +203,56 @@ func TestBpftoolLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestCounters runs counters.stf on the kernel and reads the counters: by
+// hand, one 15-byte packet on port 1 and one on port 3, and one hit of
+// the direct counter (its cell 0, as interp counts it), by fwd only.
+func TestCounters(t *testing.T) {
+	file := "testdata/counters.p4"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	if d, err := kernel.Diff(res.Program, obj, layout, 3, 10000); err != nil || d != nil {
+		t.Fatalf("against interp: %v %v", err, d)
+	}
+	m, err := kernel.Load(obj, layout, res.Program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	stf, err := os.ReadFile("testdata/counters.stf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := interp.ParseSTF("counters.stf", string(stf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := interp.RunSTF(m, "counters.stf", cmds); err != nil || len(r.Mismatches) > 0 {
+		t.Fatalf("counters.stf: %v %v", err, r)
+	}
+	for _, c := range []struct {
+		name  string
+		index uint64
+		want  interp.Counter
+	}{
+		{"by_port", 1, interp.Counter{Packets: 1, Bytes: 15}},
+		{"by_port", 3, interp.Counter{Packets: 1, Bytes: 15}},
+		{"by_port", 2, interp.Counter{}},
+		{"hits", 0, interp.Counter{Packets: 1, Bytes: 15}},
+	} {
+		got, err := m.Counter(c.name, c.index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s[%d]: got %+v, want %+v", c.name, c.index, got, c.want)
+		}
+	}
+}

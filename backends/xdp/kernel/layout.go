@@ -40,8 +40,8 @@ type Layout struct {
 	// SHA-256 of its text, so a runner can load the same program.
 	Source      string            `json:"source"`
 	SHA256      string            `json:"sha256"`
-	IncludeDirs []string          `json:"include_dirs"`
-	Defines     map[string]string `json:"defines"`
+	IncludeDirs []string          `json:"include_dirs,omitempty"`
+	Defines     map[string]string `json:"defines,omitempty"`
 	// Section and Function name the program in prog.o.
 	Section  string `json:"section"`
 	Function string `json:"function"`
