@@ -69,7 +69,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile")
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
-	want := operands{synopsis: "synth|transform|alloc|sweep", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc or sweep"}
+	want := operands{synopsis: "synth|transform|alloc|sweep|xdp", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep or xdp"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -82,9 +82,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchAlloc(ctx, *corpus, *jsonOut, *timeout, stdout, stderr)
 	case "sweep":
 		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
+	case "xdp":
+		return runBenchXDP(ctx, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc or sweep", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep or xdp", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.
