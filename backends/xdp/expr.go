@@ -266,7 +266,39 @@ func (g *gen) cast(e *ir.Cast) string {
 // write assigns v to storage lhs. A field of an invalid header ignores
 // writes (and reads as 0: an invalid header is all zeros), as in interp.
 func (g *gen) write(lhs ir.Expr, v string) {
+	g.dirty(lhs)
 	g.line("%s%s = %s;", g.guard(lhs), g.lvalue(lhs), v)
+}
+
+// dirty records that storage lhs may change after the parser filled it:
+// the deparser writes back only such fields of a header still where the
+// parser found it.
+func (g *gen) dirty(lhs ir.Expr) {
+	e := lhs
+	if sl, ok := e.(*ir.Slice); ok {
+		e = sl.X
+	}
+	if m, ok := e.(*ir.Member); ok && isHeader(m.X.Type()) && width(m.T) > 0 {
+		g.dirtyFields[g.lvalue(m.X)+".f_"+m.Name] = true
+		return
+	}
+	// A whole header, or a struct of them: every field below it.
+	g.dirtyAll = append(g.dirtyAll, g.lvalue(e))
+}
+
+func isHeader(t ir.Type) bool {
+	s, ok := t.(*ir.Struct)
+	return ok && s.Kind == ir.KindHeader
+}
+
+// fieldDirty says whether field f of header h (an lvalue) may have changed.
+func (g *gen) fieldDirty(h, f string) bool {
+	for _, p := range g.dirtyAll {
+		if h == p || strings.HasPrefix(h, p+".") {
+			return true
+		}
+	}
+	return g.dirtyFields[h+".f_"+f]
 }
 
 // guard is "if (h.valid_) " for each header lhs is a field of.

@@ -45,6 +45,13 @@ type gen struct {
 	// standard_metadata.
 	hdrType, metaType *ir.Struct
 	stdName           string
+	// dirtyFields and dirtyAll are the header fields (lvalue.f_name) and
+	// the headers or structs of them (lvalues) the program may write;
+	// extractedAt names the variable holding where the parser found each
+	// header it extracts.
+	dirtyFields map[string]bool
+	dirtyAll    []string
+	extractedAt map[string]string
 	// The CRC tables the program's hashes need.
 	needCRC16, needCRC32 bool
 

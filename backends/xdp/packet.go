@@ -62,13 +62,30 @@ func load(p string, off, w int, sp diag.Span, g *gen) string {
 	return fmt.Sprintf("(((%s) >> %d) & %s)", strings.Join(parts, " | "), nb*8-off%8-w, mask(w))
 }
 
-// store writes a header's fields (lvalue h) at the bytes at p.
-func (g *gen) store(p, h string, s *ir.Struct) {
+// store writes a header's fields (lvalue h) at the bytes at p: all of
+// them, or only the ones that may have changed (the bytes holding them)
+// when onlyDirty.
+func (g *gen) store(p, h string, s *ir.Struct, onlyDirty bool) {
 	total := ir.WidthBits(s) / 8
 	parts := make([][]string, total)
+	touched := make([]bool, total)
 	off := 0
 	for _, f := range s.Fields {
 		w := width(f.Type)
+		if g.fieldDirty(h, f.Name) {
+			for j := off / 8; j < (off+w+7)/8; j++ {
+				touched[j] = true
+			}
+		}
+		off += w
+	}
+	off = 0
+	for _, f := range s.Fields {
+		w := width(f.Type)
+		if onlyDirty && !touched[off/8] {
+			off += w
+			continue
+		}
 		v := fmt.Sprintf("(u64)%s.f_%s", h, f.Name)
 		switch {
 		case aligned(off, w) && w == 8:
@@ -93,7 +110,7 @@ func (g *gen) store(p, h string, s *ir.Struct) {
 		off += w
 	}
 	for j, ps := range parts {
-		if len(ps) > 0 {
+		if len(ps) > 0 && (!onlyDirty || touched[j]) {
 			g.line("%s[%d] = (u8)(%s);", p, j, strings.Join(ps, " | "))
 		}
 	}
@@ -127,6 +144,7 @@ func (g *gen) extract(c *ir.Call) {
 		off += w
 	}
 	g.line("%s.valid_ = 1;", h)
+	g.line("%s = pos;", g.offsetVar(h))
 	g.line("pos += %d;", size)
 	g.ind--
 	g.line("}")
@@ -272,4 +290,18 @@ func parserCycle(p *ir.Parser) *ir.State {
 		return visit(s)
 	}
 	return nil
+}
+
+// noOffset marks a header the parser did not leave in the packet.
+const noOffset = "0xffff"
+
+// offsetVar is the variable holding where the parser found header h (an
+// lvalue), declared at the program's start.
+func (g *gen) offsetVar(h string) string {
+	if v, ok := g.extractedAt[h]; ok {
+		return v
+	}
+	v := fmt.Sprintf("hoff%d", len(g.extractedAt))
+	g.extractedAt[h] = v
+	return v
 }

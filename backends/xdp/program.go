@@ -2,6 +2,7 @@ package xdp
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/p4hls/p4hls/backends"
@@ -56,6 +57,9 @@ func (g *gen) defineMap(name, typ, key, val string, max int, flags string, keyBy
 		ValueBytes: valBytes, MaxEntries: max, Holds: holds})
 }
 
+// maxIfindex bounds the interfaces the ingress port map knows.
+const maxIfindex = 4096
+
 // The C names of the v1model block parameters: one copy of each, shared
 // by every block.
 const (
@@ -68,13 +72,14 @@ const (
 func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) {
 	g := &gen{prog: prog, opts: opts, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{},
 		tables: map[*ir.Table]*tableInfo{}, registers: map[*ir.Instance]*regInfo{}, counters: map[*ir.Instance]*kernel.Counter{},
-		stdName: stdName}
+		stdName: stdName, dirtyFields: map[string]bool{}, extractedAt: map[string]string{}}
 	g.layout = kernel.Layout{Section: kernel.Section, Function: kernel.Function, CPUPort: opts.cpuPort,
 		Ports: kernel.Ports{In: "p4_in_ports", Out: "p4_tx_ports", XSK: "p4_xsk"}}
 	if err := g.checkPipeline(); err != nil {
 		return "", g.layout, err
 	}
-	g.defineMap("p4_in_ports", "BPF_MAP_TYPE_HASH", "u32", "u32", 512, "", 4, 4, "ports: ifindex to P4 ingress port")
+	// An ARRAY, whose lookups the verifier inlines: ifindexes are small.
+	g.defineMap("p4_in_ports", "BPF_MAP_TYPE_ARRAY", "u32", "u32", maxIfindex, "", 4, 4, "ports: ifindex to P4 ingress port")
 	g.defineMap("p4_tx_ports", "BPF_MAP_TYPE_DEVMAP", "u32", "u32", kernel.DropPort+1, "", 4, 4, "ports: P4 egress port to ifindex")
 	g.defineMap("p4_xsk", "BPF_MAP_TYPE_XSKMAP", "u32", "u32", 64, "", 4, 4, "ports: receive queue to AF_XDP socket (the CPU port)")
 	g.planRegisters()
@@ -98,7 +103,16 @@ func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) 
 		out.WriteString(crcTable("crc32_table", 0xEDB88320))
 	}
 	out.WriteString(g.maps.String())
-	out.WriteString(g.b.String())
+	var offs []string
+	for _, v := range g.extractedAt {
+		offs = append(offs, v)
+	}
+	sort.Strings(offs)
+	decl := ""
+	for _, v := range offs {
+		decl += fmt.Sprintf("u32 %s = %s; ", v, noOffset)
+	}
+	out.WriteString(strings.Replace(g.b.String(), "/*OFFSETS*/", decl, 1))
 	out.WriteString("char _license[] SEC(\"license\") = \"GPL\";\n")
 	return out.String(), g.layout, nil
 }
@@ -181,6 +195,7 @@ func (g *gen) entry() {
 		g.line("u32 gk%d = 0; struct %s_val *%s = bpf_map_lookup_elem(&%s, &gk%d);", lg.id, lg.mapName(), lg.ptr(), lg.mapName(), lg.id)
 		g.line("if (!%s) return XDP_ABORTED;", lg.ptr())
 	}
+	g.line("/*OFFSETS*/")
 	g.line("%s %s = {};", g.typeName(hs, pp.Span), hdrName)
 	g.line("%s %s = {};", g.typeName(ms, pp.Span), metaName)
 	g.line("%s %s = {};", g.typeName(ss, pp.Span), stdName)
@@ -300,7 +315,23 @@ func (g *gen) deparser(c *ir.Control) {
 		g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
 		g.line("u8 *p_ = (u8 *)data + off;")
 		g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
-		g.store("p_", hv, s)
+		if hoff, ok := g.extractedAt[hv]; ok {
+			// Where the parser found it, only what may have changed is
+			// written back.
+			// The head moved by delta: the parser's offset hoff is now at
+			// hoff - delta.
+			g.line("if ((int)off + delta == (int)%s) {", hoff)
+			g.ind++
+			g.store("p_", hv, s, true)
+			g.ind--
+			g.line("} else {")
+			g.ind++
+			g.store("p_", hv, s, false)
+			g.ind--
+			g.line("}")
+		} else {
+			g.store("p_", hv, s, false)
+		}
 		g.line("off += %d;", size)
 		g.ind--
 		g.line("}")

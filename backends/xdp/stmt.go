@@ -71,8 +71,12 @@ func (g *gen) stmt(s ir.Stmt) {
 		if s.Valid {
 			g.line("%s.valid_ = 1;", x)
 		} else {
-			// interp: an invalid header's fields read as 0.
+			// interp: an invalid header's fields read as 0. It is no longer
+			// what the parser found.
 			g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
+			if hv, ok := g.extractedAt[x]; ok {
+				g.line("%s = %s;", hv, noOffset)
+			}
 		}
 	case *ir.Exit:
 		g.leave(s, g.exitLabel, "exit")
@@ -130,6 +134,7 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 		x := g.lvalue(sl.X)
 		v := g.expr(rhs)
 		m := mask(sl.Hi-sl.Lo+1) + fmt.Sprintf(" << %d", sl.Lo)
+		g.dirty(sl.X)
 		g.line("%s%s = (%s & ~(%s)) | ((%s << %d) & (%s));", g.guard(sl.X), x, x, m, v, sl.Lo, m)
 		return
 	}
