@@ -190,15 +190,16 @@ func (c *compile) load(ctx context.Context) error {
 	return nil
 }
 
-// synthesize maps every action with an @atomic block.
+// synthesize maps every action with an @atomic block, and every action
+// that uses a register outside one, onto the target's ALUs.
 func (c *compile) synthesize(ctx context.Context) error {
 	res := c.res
-	for _, a := range res.Program.AtomicActions() {
+	for _, a := range res.Program.SynthesizedActions() {
 		c.progress("synth", "action "+a.Name)
 		start := time.Now()
 		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: c.req.NoPreprocess})
 		if err != nil {
-			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, err)}
+			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, withWhy(a, err))}
 		}
 		g, stats, err := synth.Synthesize(ctx, tx, c.stateful, c.stateless, c.req.Synth)
 		res.Report.SolverQueries += stats.Queries
@@ -206,7 +207,7 @@ func (c *compile) synthesize(ctx context.Context) error {
 		var u *synth.UnsupportedError
 		switch {
 		case errors.As(err, &u):
-			return &DoesNotFitError{err}
+			return &DoesNotFitError{withWhy(a, err)}
 		case err != nil:
 			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
 		}
@@ -336,4 +337,17 @@ func (c *compile) compiled() (*backends.Compiled, error) {
 		return out, nil
 	}
 	return out, out.LocateControls(res.Analysis)
+}
+
+// withWhy adds to synthesis's refusal of an action without @atomic code
+// why it is synthesized: the message must not read as if the programmer
+// had asked for a transaction.
+func withWhy(a *ir.Action, err error) error {
+	var u *synth.UnsupportedError
+	if ir.AtomicIn(a.Body) || !errors.As(err, &u) {
+		return err
+	}
+	r := ir.RegisterCall(a.Body)
+	return &synth.UnsupportedError{Span: u.Span, Msg: fmt.Sprintf("%s (action %s uses register %s outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)",
+		u.Msg, a.Name, r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name)}
 }

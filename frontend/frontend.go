@@ -35,7 +35,8 @@ type Options struct {
 	IncludeDirs []string
 	// Defines are predefined macros (NAME → body), as -D gives them.
 	Defines map[string]string
-	// ReadFile reads include files; nil means the file system.
+	// ReadFile reads include files; nil means the file system, as
+	// ReadSource reads.
 	ReadFile func(name string) ([]byte, error)
 	// Written, when not nil, is the file as the user wrote it, when the
 	// source given is p4hls's rewrite of it (phase 1's), whose #line
@@ -74,3 +75,8 @@ func CheckProgram(ctx context.Context, file string, src []byte, opts Options, d 
 	}
 	return source, nil
 }
+
+// ReadSource reads a program's file from disk as includes are read: a
+// regular file of at most MaxInputBytes, so that a device, a FIFO or a
+// huge file is an error instead of a hang or an exhausted memory.
+func ReadSource(name string) ([]byte, error) { return cpp.ReadRegular(name, MaxInputBytes) }

@@ -25,6 +25,8 @@ func (p *Program) String() string {
 type printer struct {
 	w      io.Writer
 	indent int
+	// orderedEntries writes const entries without priorities (OrderEntries).
+	orderedEntries bool
 }
 
 func (p *printer) line(format string, args ...any) {
@@ -276,6 +278,10 @@ func (p *printer) table(t *Table) {
 		p.line("const entries = {")
 		p.indent++
 		for _, e := range t.Entries {
+			if p.orderedEntries {
+				p.line("%s: %s(%s);", entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
+				continue
+			}
 			p.line("priority=%d: %s: %s(%s);", e.Priority, entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
 		}
 		p.indent--
@@ -514,6 +520,12 @@ type Printer struct{ p printer }
 
 // NewPrinter returns a printer to w.
 func NewPrinter(w io.Writer) *Printer { return &Printer{printer{w: w}} }
+
+// OrderEntries makes the printer write const entries without their
+// priorities, in the order given: P4-16 matches const entries in the
+// order written, and p4c refuses priorities in them. The caller puts the
+// entries in the order their priorities rank them.
+func (x *Printer) OrderEntries() { x.p.orderedEntries = true }
 
 // Line writes one line at the current indentation.
 func (x *Printer) Line(format string, args ...any) { x.p.line(format, args...) }

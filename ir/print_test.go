@@ -49,6 +49,14 @@ func TestPrintEntries(t *testing.T) {
 	if want := "priority=2: 1 .. 9: set(8w3);"; !strings.Contains(out, want) {
 		t.Errorf("no %q in\n%s", want, out)
 	}
+	// In entry order, as p4c takes const entries: no priority.
+	var b strings.Builder
+	pr := NewPrinter(&b)
+	pr.OrderEntries()
+	pr.Table(tb)
+	if want := "\n        1 .. 9: set(8w3);\n"; !strings.Contains(b.String(), want) || strings.Contains(b.String(), "priority") {
+		t.Errorf("no %q, or a priority, in\n%s", want, b.String())
+	}
 	// A bool key's value prints as true or false: P4 rejects 1.
 	valid := &IsValid{X: &VarRef{Var: &Var{Name: "h", Type: &Struct{Kind: KindHeader, Name: "h_t"}}}}
 	tb.Keys = []*Key{{Expr: valid, Match: MatchExact}, {Expr: k, Match: MatchExact}}

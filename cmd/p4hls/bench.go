@@ -175,7 +175,7 @@ func synthStages(res *driver.Result, err error) int {
 	switch {
 	case err == nil:
 		return res.Report.Stages
-	case errors.As(err, &fit) && res != nil && res.Program != nil && len(res.Graphs) == len(res.Program.AtomicActions()):
+	case errors.As(err, &fit) && res != nil && res.Program != nil && len(res.Graphs) == len(res.Program.SynthesizedActions()):
 		d := 0
 		for _, g := range res.Graphs {
 			d = max(d, g.Depth())

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +14,7 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
 )
@@ -66,7 +66,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 	var err error
-	if req.Source, err = os.ReadFile(req.File); err != nil {
+	if req.Source, err = frontend.ReadSource(req.File); err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
 		return exitUserErr
 	}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
@@ -35,7 +34,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageError(stderr, "sim", "--target %s: the targets sim runs on are: menshen, xdp", *target)
 	}
-	src, err := os.ReadFile(program)
+	src, err := frontend.ReadSource(program)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", program, unwrapPathError(err))
 		return exitUserErr

@@ -21,43 +21,57 @@ match_kind {
 typedef bit<9>  PortId_t;
 typedef bit<16> MulticastGroupId_t;
 typedef bit<5>  QueueId_t;
+typedef bit<3>  MirrorType_t;
 typedef bit<10> MirrorId_t;
+typedef bit<3>  ResubmitType_t;
+typedef bit<3>  DigestType_t;
 typedef bit<16> ReplicationId_t;
+typedef bit<16> L1ExclusionId_t;
+typedef bit<9>  L2ExclusionId_t;
 
 // The port metadata a Tofino parser skips after the ingress intrinsic
 // metadata, in bits.
-const bit<32> PORT_METADATA_SIZE = 64;
+const bit<32> PORT_METADATA_SIZE = 32w64;
 
 // The flags of a parser's errors (ig_prsr_md.parser_err): no select case
 // matched; the packet ended inside a header; and the hardware's others.
-const bit<16> PARSER_ERROR_OK          = 16w0x0000;
-const bit<16> PARSER_ERROR_NO_TCAM     = 16w0x0001;
-const bit<16> PARSER_ERROR_PARTIAL_HDR = 16w0x0002;
-const bit<16> PARSER_ERROR_CTR_RANGE   = 16w0x0004;
+// The names are Intel's (NO_MATCH was NO_TCAM before TNA 1.0.2).
+const bit<16> PARSER_ERROR_OK           = 16w0x0000;
+const bit<16> PARSER_ERROR_NO_MATCH     = 16w0x0001;
+const bit<16> PARSER_ERROR_PARTIAL_HDR  = 16w0x0002;
+const bit<16> PARSER_ERROR_CTR_RANGE    = 16w0x0004;
 const bit<16> PARSER_ERROR_TIMEOUT_USER = 16w0x0008;
-const bit<16> PARSER_ERROR_TIMEOUT_HW  = 16w0x0010;
+const bit<16> PARSER_ERROR_TIMEOUT_HW   = 16w0x0010;
+const bit<16> PARSER_ERROR_SRC_EXT      = 16w0x0020;
+const bit<16> PARSER_ERROR_DST_CONT     = 16w0x0040;
+const bit<16> PARSER_ERROR_PHV_OWNER    = 16w0x0080;
+const bit<16> PARSER_ERROR_MULTIWRITE   = 16w0x0100;
+const bit<16> PARSER_ERROR_ARAM_MBE     = 16w0x0400;
+const bit<16> PARSER_ERROR_FCS          = 16w0x0800;
 
 /* ------------------------------------------------------------ ingress */
 
 // Prepended to every packet by the hardware; the ingress parser extracts it
 // first.
+@__intrinsic_metadata
 header ingress_intrinsic_metadata_t {
     bit<1>   resubmit_flag;
-    bit<1>   _pad1;
+    @padding bit<1> _pad1;
     bit<2>   packet_version;
-    bit<3>   _pad2;
+    @padding bit<3> _pad2;
     PortId_t ingress_port;
     bit<48>  ingress_mac_tstamp;
 }
 
 // What the ingress control tells the traffic manager.
+@__intrinsic_metadata
 struct ingress_intrinsic_metadata_for_tm_t {
     PortId_t           ucast_egress_port;
     bit<1>             bypass_egress;
     bit<1>             deflect_on_drop;
     bit<3>             ingress_cos;
     QueueId_t          qid;
-    bit<3>             icos_for_copy;
+    bit<3>             icos_for_copy_to_cpu;
     bit<1>             copy_to_cpu;
     bit<2>             packet_color;
     bit<1>             disable_ucast_cutthru;
@@ -66,12 +80,13 @@ struct ingress_intrinsic_metadata_for_tm_t {
     MulticastGroupId_t mcast_grp_b;
     bit<13>            level1_mcast_hash;
     bit<13>            level2_mcast_hash;
-    bit<16>            level1_exclusion_id;
-    bit<9>             level2_exclusion_id;
+    L1ExclusionId_t    level1_exclusion_id;
+    L2ExclusionId_t    level2_exclusion_id;
     ReplicationId_t    rid;
 }
 
 // What the ingress parser found.
+@__intrinsic_metadata
 struct ingress_intrinsic_metadata_from_parser_t {
     bit<48> global_tstamp;
     bit<32> global_ver;
@@ -80,15 +95,17 @@ struct ingress_intrinsic_metadata_from_parser_t {
 
 // What the ingress control tells the ingress deparser: drop_ctl bit 0
 // drops the packet.
+@__intrinsic_metadata
 struct ingress_intrinsic_metadata_for_deparser_t {
-    bit<3> drop_ctl;
-    bit<3> digest_type;
-    bit<3> resubmit_type;
-    bit<3> mirror_type;
+    bit<3>         drop_ctl;
+    DigestType_t   digest_type;
+    ResubmitType_t resubmit_type;
+    MirrorType_t   mirror_type;
 }
 
 /* ------------------------------------------------------------- egress */
 
+@__intrinsic_metadata
 header egress_intrinsic_metadata_t {
     bit<7>    _pad0;
     PortId_t  egress_port;
@@ -117,19 +134,22 @@ header egress_intrinsic_metadata_t {
     bit<16>   pkt_length;
 }
 
+@__intrinsic_metadata
 struct egress_intrinsic_metadata_from_parser_t {
     bit<48> global_tstamp;
     bit<32> global_ver;
     bit<16> parser_err;
 }
 
+@__intrinsic_metadata
 struct egress_intrinsic_metadata_for_deparser_t {
     bit<3> drop_ctl;
-    bit<3> mirror_type;
+    MirrorType_t mirror_type;
     bit<1> coalesce_flush;
     bit<7> coalesce_length;
 }
 
+@__intrinsic_metadata
 struct egress_intrinsic_metadata_for_output_port_t {
     bit<1> capture_tstamp_on_tx;
     bit<1> update_delay_on_tx;
@@ -140,6 +160,9 @@ struct egress_intrinsic_metadata_for_output_port_t {
 enum HashAlgorithm_t {
     IDENTITY,
     RANDOM,
+    XOR8,
+    XOR16,
+    XOR32,
     CRC8,
     CRC16,
     CRC32,
@@ -164,14 +187,21 @@ extern Random<W> {
 extern Register<T, I> {
     Register(bit<32> size);
     Register(bit<32> size, T initial_value);
+    T read(in I index);
+    T write(in I index, in T value);
 }
 
 // What one stateful ALU does to a register cell: execute runs apply on
-// the cell at index (value is the cell, updated in place) and returns rv.
+// the cell at index (value is the cell, updated in place) and returns rv;
+// execute_log runs it on a cell an index that increments each time picks.
+// @synchronous tells p4c's mid end that apply runs where execute is
+// called, so it keeps the control's locals apply reads.
 extern RegisterAction<T, I, U> {
     RegisterAction(Register<T, I> reg);
     U execute(in I index);
-    abstract void apply(inout T value, out U rv);
+    U execute_log();
+    @synchronous(execute, execute_log)
+    abstract void apply(inout T value, @optional out U rv);
 }
 
 enum CounterType_t {
@@ -222,6 +252,7 @@ extern DirectMeter {
 // the ingress control set digest_type to the digest's number.
 extern Digest<T> {
     Digest();
+    Digest(DigestType_t digest_type);
     void pack(in T data);
 }
 
