@@ -36,7 +36,7 @@ func TestAnalyzeKeepsWhatItLearned(t *testing.T) {
 }
 
 // TestAnalyzeAfterSyntaxError: a program that does not parse gives its
-// AST, as far as parsing recovered, and nothing checked.
+// AST, as far as parsing recovered (none here), and nothing checked.
 func TestAnalyzeAfterSyntaxError(t *testing.T) {
 	src := "const bit<8> A = 1;\ncontrol C() { apply { x = ; } }\n"
 	var d diag.List
@@ -44,7 +44,7 @@ func TestAnalyzeAfterSyntaxError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c == nil || len(c.Uses) != 0 {
+	if c == nil || len(c.Uses) != 0 || c.Globals != nil {
 		t.Fatalf("got %+v, want a program with nothing resolved", c)
 	}
 	if !d.HasErrors() {

@@ -66,13 +66,15 @@ func Check(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 // Analyze is Check for tools that read what the checker learned even when
 // the program has errors: an editor hovers over a name in a program with a
 // type error elsewhere. The checked program is partial when d has errors;
-// when parsing failed it holds only the AST parsed (File, nil when none)
-// and empty maps, since the checker would stumble over a recovered tree.
+// when parsing failed it holds only the AST parsed (File, nil when none),
+// empty maps and no Globals, since the checker would stumble over a
+// recovered tree.
 func Analyze(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Checked, *Source, error) {
 	f, source, err := Parse(ctx, file, src, opts, d)
 	c := newChecker(d)
 	c.out.File, c.out.Source = f, source
 	if err != nil || f == nil || d.HasErrors() {
+		c.out.Globals = nil
 		return c.out, source, err
 	}
 	for i, decl := range f.Decls {
