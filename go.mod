@@ -4,6 +4,8 @@ go 1.26.8
 
 require (
 	github.com/antlr4-go/antlr/v4 v4.13.1
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.33.0
 	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/prometheus/client_golang v1.25.0
