@@ -217,4 +217,3 @@ func screenshot(t *testing.T, ctx context.Context, dir string) {
 	}
 	t.Logf("screenshot: %s", path)
 }
-
