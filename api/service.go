@@ -153,6 +153,7 @@ func (s *Service) compile(ctx context.Context, req *pb.CompileRequest, events fu
 	norm := s.normalize(req)
 	key := ResultKey(norm, s.cfg.Version)
 	if resp := s.cached(ctx, key); resp != nil {
+		tellReport(ctx, key)
 		return resp, nil
 	}
 	release, err := s.compiles.acquire(ctx)
@@ -171,8 +172,10 @@ func (s *Service) compile(ctx context.Context, req *pb.CompileRequest, events fu
 	if err != nil {
 		return nil, s.internal(ctx, err)
 	}
-	if cacheable(res.Report.Status) {
+	if cacheable(res.Report.Status) && key != "" {
+		s.keepReport(ctx, key, norm.Main, res)
 		s.keep(ctx, key, resp)
+		tellReport(ctx, key)
 	}
 	return resp, nil
 }
