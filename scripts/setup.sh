@@ -2,13 +2,14 @@
 # Installs what p4hls needs to build and test, when it is missing: the C
 # libraries of the solvers (Z3 and CBC, through apt-get), redis-server
 # (the service's cache tests start one), protoc (for `make generate`
-# only) and Go modules. It
+# only), Chromium (the stage map's browser test) and Neovim (the editor
+# server's real-client test), and Go modules. It
 # never changes anything that is already there, so it is safe to run often.
 set -euo pipefail
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-for pkg in libz3-dev coinor-libcbc-dev pkg-config redis-server protobuf-compiler; do
+for pkg in libz3-dev coinor-libcbc-dev pkg-config redis-server protobuf-compiler chromium neovim; do
 	have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
