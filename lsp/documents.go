@@ -265,7 +265,7 @@ func (s *server) publishAll(ctx context.Context, main string, found map[string][
 	s.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
 	for _, p := range out {
-		if err := s.conn.Notify(context.WithoutCancel(ctx), "textDocument/publishDiagnostics", p); err != nil {
+		if err := s.conn.Notify(s.ctx, "textDocument/publishDiagnostics", p); err != nil {
 			s.log.Warn("publishing diagnostics", "uri", p.URI, "error", err)
 		}
 	}
