@@ -62,6 +62,7 @@ fuzz:
 	$(GO) test ./transform -run '^$$' -fuzz FuzzTransform -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./api -run '^$$' -fuzz FuzzRequestDecoding -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./api -run '^$$' -fuzz FuzzIncludeResolution -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./synth -run '^$$' -fuzz FuzzDecodeAnswer -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzServe -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 bench:

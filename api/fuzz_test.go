@@ -35,7 +35,8 @@ func FuzzRequestDecoding(f *testing.F) {
 	limits := DefaultLimits()
 	svc := NewService(Config{Registry: reg})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, decode := range []func([]byte, proto.Message) error{proto.Unmarshal, protojson.Unmarshal} {
+		textDecode := func(data []byte, m proto.Message) error { return textCodec{}.Unmarshal(data, m) }
+		for _, decode := range []func([]byte, proto.Message) error{proto.Unmarshal, protojson.Unmarshal, textDecode} {
 			var req pb.CompileRequest
 			if decode(data, &req) != nil {
 				continue

@@ -62,6 +62,7 @@ func Listen(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		return nil, fmt.Errorf("HTTP: %w", err)
 	}
 	s.grpc = grpc.NewServer(
+		grpc.ForceServerCodec(textCodec{}),
 		grpc.MaxRecvMsgSize(svc.cfg.Limits.MaxRequestBytes),
 		grpc.ChainUnaryInterceptor(svc.cfg.Metrics.UnaryInterceptor, s.logUnary, s.recoverUnary),
 		grpc.ChainStreamInterceptor(svc.cfg.Metrics.StreamInterceptor, s.logStream, s.recoverStream),

@@ -71,7 +71,7 @@ func (c Config) withDefaults() Config {
 		c.Results = store.NewMemory(store.DefaultMemoryBytes)
 	}
 	if c.Queries == nil {
-		c.Queries = store.QueryCache{Store: store.NewMemory(store.DefaultMemoryBytes)}
+		c.Queries = store.NewQueryCache(store.NewMemory(store.DefaultMemoryBytes), 0)
 	}
 	c.MaxCompiles = cmp.Or(c.MaxCompiles, runtime.NumCPU())
 	switch {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/backends"
@@ -168,6 +169,7 @@ func invalidAt(text string) int {
 func (l Limits) checkCompile(req *pb.CompileRequest, reg *backends.Registry) error {
 	var v violations
 	o := req.GetOptions()
+	notText(&v, req)
 	l.checkFiles(&v, req.GetFiles(), req.GetMain(), o.GetIncludeDirs(), o.GetDefines())
 	b, err := reg.Lookup(req.GetTarget())
 	if req.GetTarget() == "" {
@@ -219,8 +221,17 @@ func checkTargetOptions(v *violations, b backends.Backend, o *pb.CompileOptions)
 // checkCheck checks a check request.
 func (l Limits) checkCheck(req *pb.CheckRequest) error {
 	var v violations
+	notText(&v, req)
 	l.checkFiles(&v, req.GetFiles(), req.GetMain(), req.GetIncludeDirs(), req.GetDefines())
 	return v.err()
+}
+
+// notText refuses the text fields that came over gRPC with invalid UTF-8
+// (textCodec made them valid to decode the request, and named them).
+func notText(v *violations, req proto.Message) {
+	for _, name := range notUTF8(req) {
+		v.add(name, "not UTF-8 text")
+	}
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -128,6 +128,11 @@ func Compile(ctx context.Context, req Request, progress Progress) (res *Result, 
 	// Synthesis reads the program as written: phase 1 rewrites apply
 	// blocks and never an action, so the actions are the same, and their
 	// spans point into the user's file.
+	if c.target.Processor {
+		// A processor runs the actions as code: nothing to synthesize or
+		// place, and its backend checks its own output (--verify).
+		return res, c.phase("backend", c.target.Name, func() error { return c.emit(ctx) })
+	}
 	if err := c.phase("synth", "", func() error { return c.synthesize(ctx) }); err != nil {
 		return res, err
 	}
@@ -222,6 +227,7 @@ func (c *compile) synthesize(ctx context.Context) error {
 		g, stats, err := synth.Synthesize(ctx, tx, c.stateful, c.stateless, c.req.Synth)
 		res.Report.SolverQueries += stats.Queries
 		res.Report.CacheHits += stats.CacheHits
+		res.Report.CacheRejected += stats.CacheRejected
 		var u *synth.UnsupportedError
 		switch {
 		case errors.As(err, &u):
@@ -353,9 +359,18 @@ func backendError(ctx context.Context, target string, err error) error {
 func (c *compile) compiled() (*backends.Compiled, error) {
 	res, req := c.res, c.req
 	out := &backends.Compiled{Target: c.target, Program: res.TransformedProgram, Graphs: res.Graphs,
-		Problem: res.Placement.Problem, Placement: res.Placement.Solution, Usage: res.Report.PerStage,
+		Usage: res.Report.PerStage,
 		Source: backends.Source{File: req.File, Text: req.Source, IncludeDirs: req.Frontend.IncludeDirs,
 			Defines: req.Frontend.Defines, NoTransform: req.NoTransform, Solver: req.Solver, AllocMode: req.AllocMode}}
+	if res.Placement != nil {
+		out.Problem, out.Placement = res.Placement.Problem, res.Placement.Solution
+	}
+	if c.target.Processor {
+		// The program as written: phase 1's tables replace if statements
+		// for pipelines, and a processor runs the if statements as they are.
+		out.Program = res.Program
+		return out, nil
+	}
 	return out, out.LocateControls(res.Analysis)
 }
 

@@ -23,15 +23,16 @@ import (
 // unknown name is answered with the list.
 func TestRegistry(t *testing.T) {
 	r := Registry()
-	if got, want := strings.Join(r.Names(), " "), "tofino menshen banzai"; got != want {
+	if got, want := strings.Join(r.Names(), " "), "tofino menshen banzai xdp"; got != want {
 		t.Errorf("targets %q, want %q", got, want)
 	}
-	if _, err := r.Lookup("fpga"); err == nil || err.Error() != `unknown target "fpga" (targets: tofino, menshen, banzai)` {
+	if _, err := r.Lookup("fpga"); err == nil || err.Error() != `unknown target "fpga" (targets: tofino, menshen, banzai, xdp)` {
 		t.Errorf("Lookup(fpga): %v", err)
 	}
 	for _, b := range r.Backends() {
-		if tg := b.Target(); len(backends.StatefulGrammars(b)) == 0 || tg.Description == "" {
-			t.Errorf("%s: no stateful ALU or no description", tg.Name)
+		tg := b.Target()
+		if tg.Description == "" || !tg.Processor && len(backends.StatefulGrammars(b)) == 0 {
+			t.Errorf("%s: no stateful ALU (a pipeline must have one) or no description", tg.Name)
 		}
 	}
 }

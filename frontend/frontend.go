@@ -13,6 +13,7 @@ import (
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend/cpp"
+	"github.com/p4hls/p4hls/internal/fsread"
 	"github.com/p4hls/p4hls/ir"
 )
 
@@ -111,4 +112,4 @@ func AnalyzeProgram(ctx context.Context, file string, src []byte, opts Options, 
 // ReadSource reads a program's file from disk as includes are read: a
 // regular file of at most MaxInputBytes, so that a device, a FIFO or a
 // huge file is an error instead of a hang or an exhausted memory.
-func ReadSource(name string) ([]byte, error) { return cpp.ReadRegular(name, MaxInputBytes) }
+func ReadSource(name string) ([]byte, error) { return fsread.ReadRegular(name, MaxInputBytes) }

@@ -7,7 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/p4hls/p4hls/internal/fsread"
 )
+
+// MaxValueBytes bounds a value read from a folder (a compile's result
+// with its artifacts is well under it).
+const MaxValueBytes = 64 << 20
 
 // Dir is a store in a folder, one file per key, so a cache survives a
 // restart. A value is written to a temporary file and renamed, so a
@@ -41,7 +47,9 @@ func (d *Dir) Get(_ context.Context, key string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	data, err := os.ReadFile(p)
+	// The folder may be shared: a value is read only from a regular file,
+	// not through a link, and never past MaxValueBytes.
+	data, err := fsread.ReadRegularNoFollow(p, MaxValueBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -66,6 +74,9 @@ func (d *Dir) Put(_ context.Context, key string, value []byte) error {
 	_, err = tmp.Write(value)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // readable by a group sharing the folder
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), p)

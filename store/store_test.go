@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/p4hls/p4hls/internal/redistest"
+	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/synth/grammar"
 )
 
@@ -125,21 +126,31 @@ func TestTieredFillsFront(t *testing.T) {
 }
 
 // TestQueryCache: synthesis's answers, found or not, go through a store
-// and come back as they were; a damaged value is a miss.
+// and come back as they were, marked unchecked; a damaged value, one
+// under another key and one with a wrong checksum are misses, counted.
 func TestQueryCache(t *testing.T) {
 	each(t, func(t *testing.T, s Store) {
-		q := QueryCache{Store: s}
-		q.Put("aa11", grammar.Config{3, 0, 1 << 40}, true)
-		q.Put("bb22", nil, false)
-		if cfg, found, ok := q.Get("aa11"); !ok || !found || len(cfg) != 3 || cfg[2] != 1<<40 {
-			t.Errorf("aa11: %v %v %v", cfg, found, ok)
+		q := NewQueryCache(s, 0)
+		q.Put("aa11", synth.Answer{Config: grammar.Config{3, 0, 1 << 40}, Found: true})
+		q.Put("bb22", synth.Answer{})
+		if a, ok := q.Get("aa11"); !ok || !a.Found || !a.Unchecked || len(a.Config) != 3 || a.Config[2] != 1<<40 {
+			t.Errorf("aa11: %+v %v", a, ok)
 		}
-		if _, found, ok := q.Get("bb22"); !ok || found {
-			t.Errorf("bb22 (no configuration): found %v, ok %v", found, ok)
+		if a, ok := q.Get("bb22"); !ok || a.Found {
+			t.Errorf("bb22 (no configuration): %+v, ok %v", a, ok)
 		}
-		s.Put(context.Background(), "query/cc33", []byte("{not json"))
-		if _, _, ok := q.Get("cc33"); ok {
-			t.Error("a damaged value was a hit")
+		ctx := context.Background()
+		s.Put(ctx, "query/cc33", []byte("{not json"))
+		moved, _, _ := s.Get(ctx, "query/aa11")
+		s.Put(ctx, "query/dd44", moved)
+		s.Put(ctx, "query/ee55", bytes.Replace(moved, []byte(`"found":true`), []byte(`"found":false`), 1))
+		for _, key := range []string{"cc33", "dd44", "ee55"} {
+			if _, ok := q.Get(key); ok {
+				t.Errorf("%s: a damaged value was a hit", key)
+			}
+		}
+		if q.Damaged() != 3 {
+			t.Errorf("%d damaged, want 3", q.Damaged())
 		}
 	})
 }

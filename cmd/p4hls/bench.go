@@ -76,7 +76,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&so.soak, "soak", 0, "serve: then run `N` compiles in a loop and print goroutines, heap and solver contexts before and after")
 	fs.IntVar(&so.maxCompiles, "max-compiles", 2, "serve: the started server runs `N` compiles at once")
 	fs.IntVar(&so.maxQueue, "max-queue", 48, "serve: and lets `N` more wait")
-	want := operands{synopsis: "synth|transform|alloc|sweep|serve", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep or serve"}
+	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve or xdp"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -92,9 +92,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case "serve":
 		so.corpus, so.jsonOut, so.results = *corpus, *jsonOut, store.NewMemory(store.DefaultMemoryBytes)
 		return benchServe(ctx, so, stdout, stderr)
+	case "xdp":
+		return runBenchXDP(ctx, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep or serve", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve or xdp", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.

@@ -170,6 +170,7 @@ func compileOne(ctx context.Context, run runner, req driver.Request, out string,
 	if o.format == formatText {
 		diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
 	}
+	warnDamagedCache(stderr, req.Synth.Cache, res.Report.CacheRejected)
 	code, failed := compileFailure(err, timeout, stderr)
 	var page []byte
 	if o.html {
@@ -215,6 +216,20 @@ func printCompile(format string, res *driver.Result, code int, stdout, stderr io
 		return exitInternal
 	}
 	return code
+}
+
+// warnDamagedCache says when the query cache held damaged entries or
+// answers that did not hold: the compile did not use them (their queries
+// ran again and replaced them), but a cache folder that others write, or
+// a failing disk, is worth knowing about.
+func warnDamagedCache(stderr io.Writer, cache synth.Cache, rejected int) {
+	n := rejected
+	if c, ok := cache.(interface{ Damaged() int }); ok {
+		n += c.Damaged()
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "p4hls: warning: %d entries of the query cache were damaged or did not hold for their query; they were not used, and were rewritten\n", n)
+	}
 }
 
 // setCompileOptions sets the request's fields that flags give as text.

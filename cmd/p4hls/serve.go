@@ -45,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUserErr
 	}
 	cfg := api.ServerConfig{GRPCAddr: *grpcAddr, HTTPAddr: *httpAddr, Service: api.Config{
-		Version: compilerVersion(), Results: results, Queries: store.QueryCache{Store: queries, Timeout: 2 * time.Second},
+		Version: compilerVersion(), Results: results, Queries: store.NewQueryCache(queries, 2*time.Second),
 		MaxCompiles: *maxCompiles, MaxQueue: *maxQueue, DefaultTimeout: *timeout, MaxTimeout: *maxTimeout, Logger: log}}
 	srv, err := api.Listen(ctx, cfg)
 	if err != nil {
