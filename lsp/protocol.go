@@ -1,7 +1,5 @@
 package lsp
 
-import "encoding/json"
-
 // The part of LSP 3.17's types the server reads and writes, written here
 // rather than taken from a protocol package: the maintained ones stop at
 // 3.15 or 3.16, and 3.17's position encodings matter to a compiler whose
@@ -138,14 +136,9 @@ type Diagnostic struct {
 	Range              Range                          `json:"range"`
 	Severity           int                            `json:"severity"`
 	Code               string                         `json:"code,omitempty"`
-	CodeDescription    *codeDescription               `json:"codeDescription,omitempty"`
 	Source             string                         `json:"source"`
 	Message            string                         `json:"message"`
 	RelatedInformation []diagnosticRelatedInformation `json:"relatedInformation,omitempty"`
-}
-
-type codeDescription struct {
-	Href string `json:"href"`
 }
 
 type diagnosticRelatedInformation struct {
@@ -184,7 +177,6 @@ type DocumentSymbol struct {
 
 // Symbol kinds (LSP's SymbolKind).
 const (
-	symModule      = 2
 	symPackage     = 4
 	symClass       = 5
 	symMethod      = 6
@@ -195,7 +187,6 @@ const (
 	symVariable    = 13
 	symConstant    = 14
 	symObject      = 19
-	symEnumMember  = 22
 	symStruct      = 23
 	symEvent       = 24
 	symTypeParam   = 26
@@ -216,13 +207,9 @@ const (
 	completeField      = 5
 	completeClass      = 7
 	completeEnumMember = 20
-	completeStruct     = 22
 )
 
 type completionList struct {
 	IsIncomplete bool             `json:"isIncomplete"`
 	Items        []CompletionItem `json:"items"`
 }
-
-// rawParams are a message's parameters, decoded by the method's handler.
-type rawParams = json.RawMessage

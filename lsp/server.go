@@ -151,7 +151,7 @@ func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 		}
 	}()
 	params := req.Params()
-	if err := s.ready(method, req.IsCall()); err != nil {
+	if drop, err := s.ready(method, req.IsCall()); drop || err != nil {
 		return nil, err
 	}
 	h, ok := s.routes[method]
@@ -164,20 +164,23 @@ func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 	return h(ctx, json.RawMessage(params))
 }
 
-// ready refuses what the protocol's state does not allow: anything but
-// initialize first, any request after shutdown.
-func (s *server) ready(method string, call bool) error {
+// ready refuses what the protocol's state does not allow: a request
+// before initialize, or after shutdown; a notification before initialize
+// (but exit) is dropped, as LSP says.
+func (s *server) ready(method string, call bool) (drop bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case method == "initialize" || method == "exit":
-		return nil
+		return false, nil
 	case !s.initialized && call:
-		return jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "initialize first")
+		return false, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "initialize first")
+	case !s.initialized:
+		return true, nil
 	case s.shutdown && call:
-		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down")
+		return false, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down")
 	}
-	return nil
+	return false, nil
 }
 
 type handler func(ctx context.Context, params json.RawMessage) (any, error)

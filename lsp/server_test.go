@@ -331,7 +331,8 @@ func TestPanicIsAnError(t *testing.T) {
 	}
 }
 
-// TestProtocolStates: a request before initialize is refused; shutdown
+// TestProtocolStates: a request before initialize is refused, a
+// notification dropped; shutdown
 // then exit ends Serve without an error; unknown methods are refused.
 func TestProtocolStates(t *testing.T) {
 	c := start(t, nil)
@@ -339,7 +340,12 @@ func TestProtocolStates(t *testing.T) {
 	if err := c.call("textDocument/hover", at("file:///a.p4", 0, 0), nil); !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.ServerNotInitialized {
 		t.Fatalf("before initialize: got %v, want ServerNotInitialized", err)
 	}
+	c.open("file:///early.p4", "const bit<8> A = 1;\n") // dropped: before initialize
 	c.initialize()
+	var syms []DocumentSymbol
+	if err := c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": "file:///early.p4"}}, &syms); err != nil || syms != nil {
+		t.Fatalf("a document opened before initialize: got %v, %v; want it unknown (null)", syms, err)
+	}
 	if err := c.call("p4hls/nosuch", nil, nil); !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.MethodNotFound {
 		t.Fatalf("an unknown method: got %v, want MethodNotFound", err)
 	}
