@@ -136,9 +136,9 @@ func TestHelp(t *testing.T) {
 		{[]string{"--help"}, "usage: p4hls COMMAND [flags] [arguments]"},
 		{[]string{"-h"}, "usage: p4hls COMMAND [flags] [arguments]"},
 		{[]string{"help"}, "usage: p4hls COMMAND [flags] [arguments]"},
-		{[]string{"help", "check"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir] [--syntax-only]"},
-		{[]string{"check", "--help"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir] [--syntax-only]"},
-		{[]string{"check", "-h"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir] [--syntax-only]"},
+		{[]string{"help", "check"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir]"},
+		{[]string{"check", "--help"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir]"},
+		{[]string{"check", "-h"}, "usage: p4hls check [-D NAME[=VALUE]]... [-I DIR]... [--dump-ir]"},
 		{[]string{"compile", "x.p4", "--help"}, "usage: p4hls compile [-D NAME[=VALUE]]... [-I DIR]... [--alloc MODE]"},
 		{[]string{"help", "version"}, "usage: p4hls version"},
 	}
