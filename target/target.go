@@ -102,6 +102,12 @@ type Target struct {
 	// or conditions folded into keys, decide whether a table runs. Phase 1
 	// then leaves if statements whose branches apply tables as written.
 	NoNextTables bool
+	// Processor marks a target that runs the program as instructions on a
+	// processor (a CPU or a NIC's cores) rather than on a pipeline of ALUs
+	// and stages: synthesis and allocation, which map actions onto ALUs
+	// and tables onto stages, do not apply, so it has neither limits nor
+	// grammars, and its backend takes the program as written.
+	Processor bool
 }
 
 // Grammar returns the grammar called name, or an error listing the
@@ -121,6 +127,12 @@ func (t *Target) Grammar(name string) (*grammar.Grammar, error) {
 // Validate checks the limits and that the default grammars exist and are
 // of the right kind.
 func (t *Target) Validate() error {
+	if t.Processor {
+		if t.Name == "" {
+			return errors.New("a target has no name")
+		}
+		return nil
+	}
 	errs := []error{t.Limits.Validate()}
 	for _, want := range []struct {
 		name string

@@ -91,8 +91,9 @@ func (w keyWriter) operands(v any) {
 	}
 }
 
-// TestDocumentedKeys: the keys report.json, pipeline.json and
-// menshen.json are written with are exactly docs/output.md's. The
+// TestDocumentedKeys: the keys report.json, pipeline.json,
+// menshen.json and check --format json are written with are exactly
+// docs/output.md's. The
 // compiles between them write every key: a Menshen compile with include
 // folders, macros and solver given; Banzai's flowlets (a hash unit);
 // ME-2 (if statements rewritten) and Marple's new flow (one kept) for
@@ -105,6 +106,9 @@ func TestDocumentedKeys(t *testing.T) {
 		{"--target", "tofino", "ok/me2_disjoint_writes.p4"},
 		{"--target", "tofino", "ok/marple_new_flow.p4"},
 		{"--target", "tofino", "bad/redeclared.p4"},
+		{"--target", "xdp", "-I", filepath.Join(corpus, "include"), "-D", "UNUSED=1", "ok/ipv4_lpm.p4"},
+		{"--target", "xdp", "../../backends/xdp/testdata/counters.p4"},
+		{"--target", "xdp", "../../backends/xdp/testdata/sketch.p4"},
 	}
 	written := map[string]map[string]bool{"operand": {}}
 	for _, args := range compiles {
@@ -129,6 +133,15 @@ func TestDocumentedKeys(t *testing.T) {
 			keyWriter{documented: docs[file], keys: written[file], operand: written["operand"]}.add(v, "")
 		}
 	}
+	// check --format json: a program with errors writes every key (a
+	// related place among them).
+	_, stdout, _ := runCLI("check", "--format", "json", filepath.Join(corpus, "bad/redeclared.p4"))
+	var v any
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatalf("check --format json: %v", err)
+	}
+	written["check"] = map[string]bool{}
+	keyWriter{documented: docs["check"], keys: written["check"], operand: written["operand"]}.add(v, "")
 	for file, keys := range docs {
 		for k := range keys {
 			if !written[file][k] {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
@@ -17,9 +19,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	options := frontendFlags(fs)
 	seed := fs.Int64("seed", 1, "`N` seeds random() and the random hash")
-	target := fs.String("target", "", "run on `TARGET`'s model instead of the interpreter: menshen (then the first argument is the compile's OUTDIR)")
+	target := fs.String("target", "", "run on `TARGET` instead of the interpreter: menshen (its model) or xdp (the Linux kernel, as root); then the first argument is the compile's OUTDIR")
 	want := operands{synopsis: "PROGRAM.p4 TEST.stf", min: 2, max: 2}
-	fs.Usage = func() { printHelp(stdout, fs, want, "--target menshen OUTDIR TEST.stf") }
+	fs.Usage = func() { printHelp(stdout, fs, want, "--target menshen|xdp OUTDIR TEST.stf") }
 	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
@@ -29,8 +31,10 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "":
 	case "menshen":
 		return runMenshenSim(ctx, program, test, stdout, stderr)
+	case "xdp":
+		return runXDPSim(ctx, program, test, stdout, stderr)
 	default:
-		return usageError(stderr, "sim", "--target %s: the targets with a model here are: menshen", *target)
+		return usageError(stderr, "sim", "--target %s: the targets sim runs on are: menshen, xdp", *target)
 	}
 	src, err := frontend.ReadSource(program)
 	if err != nil {
@@ -52,7 +56,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: error: %v\n", program, err)
 		return exitUserErr
 	}
-	return runSTF(sw, test, stdout, stderr)
+	return runSTF(ctx, sw, test, stdout, stderr)
 }
 
 func mismatchText(m interp.Mismatch) string {
@@ -60,4 +64,37 @@ func mismatchText(m interp.Mismatch) string {
 		return fmt.Sprintf("packet %d: %s", m.Packet, m.Msg)
 	}
 	return m.Msg
+}
+
+// runSTF runs a packet test on a target as it reads it (any number of
+// packets in bounded memory; Ctrl-C stops it), and reports every broken
+// expectation.
+func runSTF(ctx context.Context, t interp.STFTarget, test string, stdout, stderr io.Writer) int {
+	f, err := os.Open(test)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: error: %v\n", test, unwrapPathError(err))
+		return exitUserErr
+	}
+	defer f.Close()
+	res, err := interp.RunSTFStream(ctx, t, interp.NewSTFReader(test, f))
+	for _, m := range res.Mismatches {
+		fmt.Fprintf(stderr, "%s:%d: mismatch: %s\n", test, m.Line, mismatchText(m))
+	}
+	if res.More > 0 {
+		fmt.Fprintf(stderr, "%s: and %d more mismatches\n", test, res.More)
+	}
+	mismatches := len(res.Mismatches) + res.More
+	fmt.Fprintf(stdout, "%s: %d packets, %d expectations, %d mismatches\n", test, res.Packets, res.Expectations, mismatches)
+	var se *interp.STFError
+	switch {
+	case errors.As(err, &se):
+		fmt.Fprintln(stderr, se.Error())
+		return exitUserErr
+	case err != nil:
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitUserErr
+	case mismatches > 0:
+		return exitUserErr
+	}
+	return exitOK
 }

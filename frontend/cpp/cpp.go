@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/internal/fsread"
 )
 
 // Limits that keep hostile input from hanging or exhausting the preprocessor.
@@ -91,7 +92,7 @@ func Preprocess(ctx context.Context, file string, src []byte, opts Options, d *d
 		sources: map[string][]byte{},
 	}
 	if p.opts.ReadFile == nil {
-		p.opts.ReadFile = func(name string) ([]byte, error) { return ReadRegular(name, MaxFileBytes) }
+		p.opts.ReadFile = func(name string) ([]byte, error) { return fsread.ReadRegular(name, MaxFileBytes) }
 	}
 	for name, body := range opts.Defines {
 		p.macros[name] = &macro{name: name, body: tokenize(body)}

@@ -1,4 +1,8 @@
-package cpp
+// Package fsread reads files that come from outside the program's
+// control (sources, includes, cache entries) without trusting them: only
+// regular files, never past a size bound, optionally not through a
+// symbolic link.
+package fsread
 
 import (
 	"errors"
@@ -21,7 +25,18 @@ var ErrTooLarge = errors.New("file too large")
 // checked once open), and a file may grow between the check of its size
 // and the read, which stops one byte past the limit.
 func ReadRegular(name string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return read(name, limit, 0)
+}
+
+// ReadRegularNoFollow is ReadRegular for a file that must not be a
+// symbolic link (an entry of a cache folder others may write): a link is
+// refused, not followed.
+func ReadRegularNoFollow(name string, limit int64) ([]byte, error) {
+	return read(name, limit, syscall.O_NOFOLLOW)
+}
+
+func read(name string, limit int64, flags int) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
 	if err != nil {
 		return nil, err
 	}
