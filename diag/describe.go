@@ -85,6 +85,8 @@ func (c Code) Description() string {
 		return "Phase 1's guard analysis reached its bound of solver queries, so past it dependencies and rewrites were decided conservatively (a note: the compile goes on)."
 	case RewriteRejected:
 		return "Phase 1 rewrote if statements into tables and the frontend rejected the result, a bug of p4hls; the program is compiled as written (a warning)."
+	case WrapCostsStage:
+		return "A sum or difference an @atomic action compares wraps on some inputs, and no shallower mapping of the action is right on those; the note names the precondition that rules the wrap out (a note: the compile goes on)."
 	}
 	return ""
 }

@@ -240,7 +240,9 @@ func (g *Generator) Entries(n int) []TableEntry {
 			if len(t.Keys) == 0 || len(t.Actions) == 0 {
 				continue
 			}
-			for i := 0; i < n; i++ {
+			// No more than the table holds: a target sizes its memory by
+			// it (a one-entry table behind a key is one entry).
+			for i := 0; i < n && (t.Size <= 0 || i < t.Size); i++ {
 				out = append(out, TableEntry{Table: c.Name + "." + t.Name, Entry: g.entry(t)})
 			}
 		}

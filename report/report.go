@@ -104,8 +104,9 @@ type Action struct {
 	CacheHits     int     `json:"cache_hits"`
 	Seconds       float64 `json:"seconds"`
 	// Preconditions are the action's assume and assert statements: its
-	// ALUs are proven right only on inputs that meet them.
-	Preconditions []Precondition `json:"preconditions"`
+	// ALUs are proven right only on inputs that meet them (omitted when
+	// it states none).
+	Preconditions []Precondition `json:"preconditions,omitempty"`
 }
 
 // Precondition is one assume(C) or assert(C) a synthesized action states.
@@ -169,8 +170,7 @@ func New(target string) Report {
 
 // NewAction reports a synthesized action: its graph, from tx.
 func NewAction(g *synth.Graph, tx *synth.Transaction, stats synth.Stats, took time.Duration) Action {
-	r := Action{Name: g.Action.Name, Depth: g.Depth(), Queries: stats.Queries, CacheHits: stats.CacheHits, Seconds: took.Seconds(),
-		Preconditions: []Precondition{}}
+	r := Action{Name: g.Action.Name, Depth: g.Depth(), Queries: stats.Queries, CacheHits: stats.CacheHits, Seconds: took.Seconds()}
 	for _, p := range tx.Preconditions {
 		r.Preconditions = append(r.Preconditions, Precondition{Kind: p.Kind, Condition: ir.Format(p.Cond), At: p.Span.String()})
 	}
