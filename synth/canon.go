@@ -8,11 +8,14 @@ import "hash/fnv"
 // and finds the same mapping: a query's search depends on its formula's
 // form, and under a work budget a harder form of one query can be cut
 // where the other succeeds (DNS TTL change took 3 Tofino stages written
-// with its branch inverted, 2 as written). The Builder therefore orders
-// the operands of commutative operations (and of a == b, which becomes
-// a - b == 0) by canonicalLess, which reads the terms' structure before
-// their names, and keeps one polarity of each test in a ?: (ite.go's
-// rules in Builder.Ite).
+// with its branch inverted, 2 as written). The Builder therefore puts
+// the operand that reads no state first in a commutative operation, and
+// orders a == b (which becomes a - b == 0) by canonicalLess, which reads
+// the terms' structure before their names; and it keeps one polarity of
+// each test in a ?: (Builder.Ite). Other commutative operands keep the
+// program's order: SipHash's rounds, alike but for their values, then
+// ask alike queries, which the cache answers (an order by structure
+// digest made their queries differ round to round: 101 queries, not 72).
 
 // shapeOf digests t's structure (FNV-1a, so that the order is the same
 // in every run): its operation, width, value and bit range, its leaves by

@@ -253,8 +253,8 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 		// (u + c1) + c2 is u + (c1 + c2): one operation fewer.
 		return b.Binary(uop, u, b.Const(c, w))
 	}
-	if commutative(op) && !x.IsConst() && !y.IsConst() && canonicalLess(y, x) {
-		x, y = y, x // one order of operands whatever the text's
+	if commutative(op) && x.state && !y.state {
+		x, y = y, x // what reads no state first, whatever the text's order
 	}
 	switch op {
 	case OpAdd, OpOr, OpXor:
@@ -314,9 +314,12 @@ func (b *Builder) Binary(op Op, x, y *Term) *Term {
 	// x == y is x - y == 0 (and so for !=): ALUs that compare one input
 	// with a constant (Tofino's) then compare a difference a stateless
 	// ALU computed, and a cut of the term finds that difference.
-	// The operands are in canonical order (above), so a == b and b == a
-	// are one term, whatever the text or the names.
+	// The operands are in canonical order (canonicalLess), so a == b and
+	// b == a are one term, whatever the text or the names.
 	if (op == OpEq || op == OpNe) && w > 1 && !y.IsConst() && !x.IsConst() {
+		if canonicalLess(y, x) {
+			x, y = y, x
+		}
 		return b.Binary(op, b.Binary(OpSub, x, y), b.Const(0, w))
 	}
 	// x + c1 == c2 is x == c2 - c1 (and x - c1 == c2 is x == c2 + c1):

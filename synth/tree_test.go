@@ -159,9 +159,9 @@ func TestTreeInputs(t *testing.T) {
 		ops, want []*Term
 	}{
 		{"made of computed values", b.Binary(OpSub, b.Shift(OpShl, chain, 3), x), []*Term{chain, x}, []*Term{chain, x}},
-		// In the terms' canonical order: what reads no state first, the
-		// shallower first (chain is y ^ (x + y)).
-		{"reads a state", b.Binary(OpAdd, pre, chain), []*Term{chain}, []*Term{y, x, pre}},
+		// In the order the term reads them, its operand that reads no
+		// state first (pre + chain is chain + pre).
+		{"reads a state", b.Binary(OpAdd, pre, chain), []*Term{chain}, []*Term{x, y, pre}},
 	} {
 		if got := s.treeInputs(c.term, c.ops); !slices.Equal(got, c.want) {
 			t.Errorf("%s: inputs %v, want %v", c.name, got, c.want)
