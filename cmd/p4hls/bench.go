@@ -69,7 +69,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile")
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
-	want := operands{synopsis: "synth|transform|alloc|sweep", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc or sweep"}
+	var conf conformanceOptions
+	fs.StringVar(&conf.Root, "p4c", "", "conformance: the checkout of p4c, `DIR`, whose testdata and p4include are read")
+	fs.BoolVar(&conf.Bundled, "bundled", false, "conformance: include p4hls's bundled headers, not p4c's p4include")
+	fs.IntVar(&conf.Jobs, "j", defaultJobs(), "conformance: check `N` programs at once")
+	failures := fs.String("failures", "", "conformance: write the programs p4hls and p4c disagree on to `FILE`")
+	want := operands{synopsis: "synth|transform|alloc|sweep|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep or conformance"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -82,9 +87,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchAlloc(ctx, *corpus, *jsonOut, *timeout, stdout, stderr)
 	case "sweep":
 		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
+	case "conformance":
+		// A program that takes this long is hung; a compile's limit is not
+		// a check's.
+		conf.Timeout = 20 * time.Second
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "timeout" {
+				conf.Timeout = *timeout
+			}
+		})
+		return benchConformance(ctx, conf, *jsonOut, *failures, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc or sweep", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep or conformance", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.
