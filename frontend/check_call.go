@@ -106,18 +106,35 @@ func (c *checker) applyCall(e *CallExpr, t *FuncType) Type {
 		}
 		return &ApplyResultType{Table: st.Decl}
 	case *ObjectType:
-		// A sub-parser or sub-control instance: arguments as its apply parameters.
-		var params []*Param
-		switch d := st.Decl.(type) {
-		case *ParserDecl:
-			params = d.Params
-		case *ControlDecl:
-			params = d.Params
-		}
-		c.bindArgs(e, fmt.Sprintf("%s.apply", describe(t.Self)), params, map[*TypeVar]Type{}, c.scope, true)
+		// A sub-parser or sub-control instance: arguments as its apply
+		// parameters, whose types may name the block's type parameters,
+		// bound by the instance's type arguments or inferred here.
+		scope, bindings := c.typeParamScope(st)
+		c.bindArgs(e, fmt.Sprintf("%s.apply", describe(t.Self)), blockParams(st.Decl), bindings, scope, true)
 		return tVoid
 	}
 	return tInvalid
+}
+
+// typeParamScope returns a scope where the type parameters of a generic
+// block or extern are bound to the object type's arguments, and the
+// bindings of those still free (for inference).
+func (c *checker) typeParamScope(obj *ObjectType) (*Scope, map[*TypeVar]Type) {
+	scope := newScope(c.scope.root())
+	bindings := map[*TypeVar]Type{}
+	for i, tp := range typeParamsOf(obj.Decl) {
+		var bound Type
+		if i < len(obj.Args) {
+			bound = obj.Args[i]
+		}
+		if tv, free := bound.(*TypeVar); bound == nil || free && tv.Decl == tp {
+			tv := &TypeVar{Name: tp.Name, Decl: tp}
+			bindings[tv] = nil
+			bound = tv
+		}
+		scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: bound}
+	}
+	return scope, bindings
 }
 
 // funcCall checks a call of a function, extern function or extern method,
@@ -474,6 +491,17 @@ func (c *checker) instance(d *Instance) {
 	}
 	if len(d.Init) > 0 {
 		c.abstractMethods(d, t)
+	}
+	if d.Size != nil {
+		// An array of instances, each built with the same arguments.
+		if n, ok := c.constInt(d.Size, "instance array size"); ok && n > 0 {
+			t = &StackType{Elem: t, Size: n}
+		} else {
+			if ok {
+				c.errorf(d.Size, diag.BadWidth, "instance array size %d must be positive", n)
+			}
+			t = tInvalid
+		}
 	}
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymInstance, Decl: d, Type: t, ReadOnly: true})
 }

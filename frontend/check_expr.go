@@ -43,6 +43,12 @@ func (c *checker) expr1(e Expr, want Type) Type {
 		return c.indexExpr(e)
 	case *SliceExpr:
 		return c.sliceExpr(e)
+	case *PlusSliceExpr:
+		return c.plusSliceExpr(e)
+	case *InvalidExpr:
+		return c.invalidExpr(e, want)
+	case *DotsExpr:
+		return c.dotsExpr(e, want)
 	case *CallExpr:
 		return c.call(e)
 	case *UnaryExpr:
@@ -151,6 +157,10 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 			}
 			c.setValue(e, enumMember{Enum: t, Name: name})
 			return t
+		case *ObjectType:
+			if name == "apply" && (t.Kind == ObjParser || t.Kind == ObjControl) {
+				return c.directApply(e, sym, t)
+			}
 		}
 		c.errorf(e, diag.NotAValue, "%s is a type; it has no member %s", sym.Name, name)
 		return tInvalid
@@ -208,6 +218,38 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 	}
 	c.errorf(e.Name, diag.UnknownMember, "a value of type %s has no member %s", xt, name)
 	return tInvalid
+}
+
+// directApply checks C.apply, the direct invocation of a parser or
+// control type with no constructor parameters (P4-16 §15.1): it applies
+// an instance of its own, as if declared just before.
+func (c *checker) directApply(e *MemberExpr, sym *Symbol, t *ObjectType) Type {
+	x := e.X.(*NameExpr)
+	if len(ctorParams(t.Decl)) > 0 {
+		c.errorf(e, diag.NotCallable, "%s has constructor parameters; instantiate it to apply it", sym.Name)
+		return tInvalid
+	}
+	recv := t
+	if len(x.TypeArgs) > 0 {
+		spec, ok := c.specialize(x, x.Name, t, x.TypeArgs)
+		if !ok {
+			return tInvalid
+		}
+		recv = spec
+	}
+	c.out.Types[x] = recv
+	return &FuncType{Name: "apply", Builtin: "apply", Self: x, Receiver: recv}
+}
+
+// ctorParams returns the constructor parameters of a parser or control.
+func ctorParams(d Decl) []*Param {
+	switch d := d.(type) {
+	case *ParserDecl:
+		return d.CtorParams
+	case *ControlDecl:
+		return d.CtorParams
+	}
+	return nil
 }
 
 func (c *checker) methodOf(e *MemberExpr, t *ObjectType) Type {
@@ -301,6 +343,67 @@ func (c *checker) sliceExpr(e *SliceExpr) Type {
 		c.setValue(e, sliceValue(v, hi, lo))
 	}
 	return &BitsType{Width: hi - lo + 1}
+}
+
+// plusSliceExpr checks x[lo +: width] (P4-16 §8.6): width is a positive
+// constant; lo may vary at run time, and must be unsigned.
+func (c *checker) plusSliceExpr(e *PlusSliceExpr) Type {
+	xt := c.expr(e.X, nil)
+	lt := c.expr(e.Lo, nil)
+	w, ok := c.constInt(e.Width, "slice width")
+	if isInvalid(xt) || isInvalid(lt) || !ok {
+		return tInvalid
+	}
+	bt, isBits := xt.(*BitsType)
+	if !isBits {
+		c.errorf(e.X, diag.TypeMismatch, "cannot take bits [+:%d] of a value of type %s", w, xt)
+		return tInvalid
+	}
+	if w < 1 || w > bt.Width {
+		c.errorf(e.Width, diag.BadWidth, "slice width %d is out of range for %s (1 to %d)", w, xt, bt.Width)
+		return tInvalid
+	}
+	switch l := lt.(type) {
+	case IntType:
+	case *BitsType:
+		if l.Signed {
+			c.errorf(e.Lo, diag.TypeMismatch, "the low bit of a slice must be unsigned, not %s", lt)
+			return tInvalid
+		}
+	default:
+		c.errorf(e.Lo, diag.TypeMismatch, "the low bit of a slice must be an integer, not %s", lt)
+		return tInvalid
+	}
+	if lo, ok := c.out.Values[e.Lo].(*big.Int); ok {
+		if lo.Sign() < 0 || !lo.IsInt64() || lo.Int64()+int64(w) > int64(bt.Width) {
+			c.errorf(e, diag.BadWidth, "slice [%s +: %d] is out of range for %s", lo, w, xt)
+			return tInvalid
+		}
+		if v, ok := c.out.Values[e.X].(*big.Int); ok {
+			c.setValue(e, sliceValue(v, int(lo.Int64())+w-1, int(lo.Int64())))
+		}
+	}
+	return &BitsType{Width: w}
+}
+
+// invalidExpr checks {#}, the invalid header or header union (P4-16
+// §8.17), whose type comes from its context.
+func (c *checker) invalidExpr(e *InvalidExpr, want Type) Type {
+	if !isHeaderLike(want) {
+		c.errorf(e, diag.TypeMismatch, "{#} needs a header or header union type from its context; cast it, as (H){#}")
+		return tInvalid
+	}
+	return want
+}
+
+// dotsExpr checks ..., the default value of the type its context gives
+// (P4-16 §8.26).
+func (c *checker) dotsExpr(e *DotsExpr, want Type) Type {
+	if want == nil {
+		c.errorf(e, diag.TypeMismatch, "... needs a type from its context")
+		return tInvalid
+	}
+	return want
 }
 
 func (c *checker) unaryExpr(e *UnaryExpr) Type {
@@ -551,12 +654,22 @@ func (c *checker) listExpr(e *ListExpr, want Type) Type {
 		for _, f := range w.Fields {
 			elemWants = append(elemWants, f.Type)
 		}
+	case *StackType:
+		for range w.Size {
+			elemWants = append(elemWants, w.Elem)
+		}
 	}
 	elems := make([]Type, len(e.Elems))
 	for i, x := range e.Elems {
 		var w Type
 		if i < len(elemWants) {
 			w = elemWants[i]
+		}
+		if _, dots := x.(*DotsExpr); dots && i == len(e.Elems)-1 && want != nil {
+			// The elements not written take their defaults.
+			elems = append(elems[:i], elemWants[min(i, len(elemWants)):]...)
+			c.out.Types[x] = tDontCare
+			break
 		}
 		elems[i] = c.expr(x, w)
 	}
@@ -603,6 +716,10 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 	if to == nil || isInvalid(from) || isInvalid(to) || sameType(from, to) {
 		return true
 	}
+	if _, dots := e.(*DotsExpr); dots {
+		c.out.Types[e] = to // the default value of the type wanted
+		return true
+	}
 	switch t := to.(type) {
 	case *BitsType:
 		if _, ok := from.(IntType); ok {
@@ -627,7 +744,7 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 			if !ok || len(f.Elems) != len(t.Fields) {
 				return false
 			}
-			for i, x := range le.Elems {
+			for i, x := range le.Elems[:min(len(le.Elems), len(t.Fields))] {
 				if !c.convert(x, t.Fields[i].Type, "field "+t.Fields[i].Name) {
 					return true // reported; don't report the whole list too
 				}
@@ -636,7 +753,7 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 			return true
 		case *StructLitType:
 			se, ok := e.(*StructExpr)
-			if !ok || len(f.Fields) != len(t.Fields) {
+			if !ok || len(f.Fields) != len(t.Fields) && !se.Dots {
 				return false
 			}
 			for _, kv := range se.Fields {
@@ -653,8 +770,27 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 	case *TupleType:
 		if f, ok := from.(*TupleType); ok && len(f.Elems) == len(t.Elems) {
 			if le, ok := e.(*ListExpr); ok {
-				for i, x := range le.Elems {
+				for i, x := range le.Elems[:min(len(le.Elems), len(t.Elems))] {
 					c.convert(x, t.Elems[i], "element of list")
+				}
+				c.out.Types[e] = t
+				return true
+			}
+		}
+	case *ListType:
+		if le, ok := e.(*ListExpr); ok {
+			for _, x := range le.Elems {
+				c.convert(x, t.Elem, "element of list")
+			}
+			c.out.Types[e] = t
+			return true
+		}
+	case *StackType:
+		// A list of elements initializes a header stack or an array.
+		if f, ok := from.(*TupleType); ok && len(f.Elems) == t.Size {
+			if le, ok := e.(*ListExpr); ok {
+				for _, x := range le.Elems[:min(len(le.Elems), t.Size)] {
+					c.convert(x, t.Elem, "element of list")
 				}
 				c.out.Types[e] = t
 				return true
@@ -738,17 +874,18 @@ func (c *checker) castAllowed(x Expr, from, to Type) bool {
 	if sameType(from, to) {
 		return true
 	}
-	base := func(t Type) Type {
-		if n, ok := t.(*NewType); ok {
-			return n.Base
+	// A new type converts to and from the type it was declared over
+	// (§7.6); an integer constant casts to a new type over bits, as it
+	// would to the bits.
+	if n, ok := to.(*NewType); ok {
+		if sameType(from, n.Base) {
+			return true
 		}
-		return t
+		_, isInt := from.(IntType)
+		return isInt && c.castAllowed(x, from, stripNewTypes(n))
 	}
-	if n, ok := to.(*NewType); ok && sameType(base(from), n.Base) {
-		return true
-	}
-	if n, ok := from.(*NewType); ok && sameType(n.Base, to) {
-		return true
+	if n, ok := from.(*NewType); ok {
+		return sameType(n.Base, to)
 	}
 	switch t := to.(type) {
 	case *BitsType:
@@ -783,16 +920,39 @@ func (c *checker) castAllowed(x Expr, from, to Type) bool {
 			return sameType(f, t.Underlying)
 		case IntType:
 			return true
+		case *EnumType:
+			// Between serializable enums over the same bits.
+			return f.Underlying != nil && sameType(f.Underlying, t.Underlying)
 		}
-	case *StructType, *TupleType:
+	case *StructType, *TupleType, *StackType, *ListType:
 		return c.convertible(x, from, to)
 	}
 	return false
 }
 
+// stripNewTypes returns the type a chain of new types is declared over.
+func stripNewTypes(t Type) Type {
+	for {
+		n, ok := t.(*NewType)
+		if !ok {
+			return t
+		}
+		t = n.Base
+	}
+}
+
 // castValue converts a constant.
 func castValue(v any, from, to Type) any {
+	if m, ok := v.(enumMember); ok && m.Enum.Underlying != nil {
+		if _, toEnum := to.(*EnumType); toEnum || m.Enum != to {
+			if val, ok := m.Enum.Values[m.Name]; ok {
+				v = val // a serializable enum casts by its value
+			}
+		}
+	}
 	switch t := to.(type) {
+	case *NewType:
+		return castValue(v, from, stripNewTypes(t))
 	case *BitsType:
 		switch x := v.(type) {
 		case *big.Int:

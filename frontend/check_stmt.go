@@ -533,7 +533,7 @@ func (c *checker) stmt(s Stmt) {
 	case *ForStmt:
 		c.forStmt(s)
 	case *ForInStmt:
-		c.errorf(s, diag.Unsupported, "for-in loops are not supported by p4hls yet; use for (init; cond; update)")
+		c.forInStmt(s)
 	case *DeclStmt:
 		switch d := s.Decl.(type) {
 		case *VarDecl:
@@ -676,6 +676,45 @@ func tableHasAction(t *TableDecl, name string) bool {
 		}
 	}
 	return false
+}
+
+// forInStmt checks for (T x in lo .. hi) and for (T x in collection)
+// (P4-16 §12.15): the range's bounds convert to T; a collection is a header
+// stack, array or list whose elements are Ts.
+func (c *checker) forInStmt(s *ForInStmt) {
+	c.push()
+	defer c.pop()
+	t := c.resolveType(s.Type)
+	if r, ok := s.Range.(*RangeExpr); ok {
+		for _, bound := range []Expr{r.Lo, r.Hi} {
+			c.expr(bound, t)
+			c.convert(bound, t, "bound of the loop's range")
+		}
+		if _, isBits := t.(*BitsType); !isBits && !isInvalid(t) {
+			c.errorf(s.Type, diag.TypeMismatch, "a loop over a range needs a bit<W> or int<W> variable, not %s", t)
+		}
+	} else {
+		ct := c.expr(s.Range, nil)
+		var elem Type = tInvalid
+		switch x := ct.(type) {
+		case *StackType:
+			elem = x.Elem
+		case *TupleType:
+			if len(x.Elems) > 0 {
+				elem = x.Elems[0]
+			}
+		case InvalidType:
+		default:
+			c.errorf(s.Range, diag.TypeMismatch, "cannot loop over a value of type %s", ct)
+		}
+		if !isInvalid(elem) && !isInvalid(t) && !sameType(elem, t) {
+			c.errorf(s.Type, diag.TypeMismatch, "the loop variable has type %s, but the elements are %s", t, elem)
+		}
+	}
+	c.declare(&Symbol{Name: s.Name.Name, Kind: SymVar, Decl: s, Type: t})
+	c.loops++
+	c.nested(s.Body)
+	c.loops--
 }
 
 func (c *checker) forStmt(s *ForStmt) {

@@ -21,6 +21,13 @@ func (c *checker) resolveType1(te TypeExpr) Type {
 	case *NamedType:
 		return c.namedType(te)
 	case *TupleTypeExpr:
+		if te.List {
+			if len(te.Elems) != 1 {
+				c.errorf(te, diag.WrongArgumentCount, "list takes 1 type argument, got %d", len(te.Elems))
+				return tInvalid
+			}
+			return &ListType{Elem: c.resolveType(te.Elems[0])}
+		}
 		elems := make([]Type, len(te.Elems))
 		for i, e := range te.Elems {
 			elems[i] = c.resolveType(e)
@@ -109,17 +116,26 @@ func (c *checker) namedType(te *NamedType) Type {
 		c.errorf(te, diag.TypeMismatch, "%s is not generic and takes no type arguments", te.Name.Name)
 		return tInvalid
 	}
-	want := len(typeParamsOf(obj.Decl))
-	if len(te.Args) != want {
-		c.errorf(te, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", te.Name.Name, want, len(te.Args))
+	spec, ok := c.specialize(te, te.Name.Name, obj, te.Args)
+	if !ok {
 		return tInvalid
 	}
+	return spec
+}
+
+// specialize gives a generic object type its type arguments.
+func (c *checker) specialize(at diag.Spanned, name string, obj *ObjectType, args []TypeExpr) (*ObjectType, bool) {
+	want := len(typeParamsOf(obj.Decl))
+	if len(args) != want {
+		c.errorf(at, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", name, want, len(args))
+		return nil, false
+	}
 	spec := *obj
-	spec.Args = make([]Type, len(te.Args))
-	for i, a := range te.Args {
+	spec.Args = make([]Type, len(args))
+	for i, a := range args {
 		spec.Args[i] = c.resolveType(a)
 	}
-	return &spec
+	return &spec, true
 }
 
 // typeParamsOf returns the type parameters of a generic declaration.

@@ -105,11 +105,14 @@ func (l *lowerer) name(e *NameExpr, sp ir.Pos) ir.Expr {
 	}
 	switch sym.Kind {
 	case SymVar, SymParam:
-		if v := l.vars[sym.Decl]; v != nil {
+		if x := l.scope.boundTo(sym.Decl); x != nil {
+			return x
+		}
+		if v, ok := l.scope.lookup(sym.Decl).(*ir.Var); ok {
 			return &ir.VarRef{Pos: sp, Var: v}
 		}
 	case SymInstance:
-		if inst := l.instances[sym.Decl.(*Instance)]; inst != nil {
+		if inst, ok := l.scope.lookup(sym.Decl).(*ir.Instance); ok {
 			return &ir.InstanceRef{Pos: sp, Inst: inst}
 		}
 	}
@@ -149,7 +152,8 @@ func (l *lowerer) appliedTable(call *CallExpr) *ir.Table {
 		return nil
 	}
 	if tt, ok := l.c.Types[m.X].(*TableType); ok {
-		return l.tables[tt.Decl]
+		t, _ := l.scope.lookup(tt.Decl).(*ir.Table)
+		return t
 	}
 	return nil
 }
@@ -308,7 +312,7 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 		switch d := s.Decl.(type) {
 		case *VarDecl:
 			v := &ir.Var{Name: d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
-			l.vars[d] = v
+			l.scope.decls[d] = v
 			decl := &ir.Declare{Pos: sp, Var: v}
 			if d.Init != nil {
 				decl.Init = l.operand(d.Init, l.expr(d.Init))
@@ -340,10 +344,10 @@ func (l *lowerer) callStmt(e *CallExpr, sp ir.Pos) []ir.Stmt {
 			return []ir.Stmt{&ir.StackShift{Pos: sp, X: l.expr(ft.Self), Count: int(n.Int64()), Push: ft.Builtin == "push_front"}}
 		case "apply":
 			if tt, ok := l.c.Types[ft.Self].(*TableType); ok {
-				return []ir.Stmt{&ir.ApplyTable{Pos: sp, Table: l.tables[tt.Decl]}}
+				t, _ := l.scope.lookup(tt.Decl).(*ir.Table)
+				return []ir.Stmt{&ir.ApplyTable{Pos: sp, Table: t}}
 			}
-			l.unsupported(e, "applying a sub-parser or sub-control")
-			return nil
+			return l.applyControl(e, ft, sp)
 		case "isValid":
 			return nil // a value nobody reads
 		}

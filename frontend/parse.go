@@ -85,8 +85,9 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	b := &builder{src: source, diags: d}
 	f := b.file(tree)
 	if !d.HasErrors() && !declaresAnything(f, file) {
-		d.Errorf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
-			"%s declares nothing: a P4 program needs at least one declaration", file)
+		// Valid P4 (p4c accepts it), but rarely what was meant.
+		d.Warnf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
+			"%s declares nothing", file)
 	}
 	return f, source, ctx.Err()
 }
@@ -218,7 +219,7 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 			d.Errorf(src.span(t, t), diag.UnterminatedComment, "comment is not terminated (no */ before the end of the file)")
 			continue
 		case parser.P4LexerUNTERMINATED_STRING:
-			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated on its line")
+			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated (no closing quote before the end of the file)")
 			out = append(out, &typedToken{t, parser.P4LexerSTRING_LITERAL})
 			continue
 		}

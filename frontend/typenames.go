@@ -66,19 +66,26 @@ func markTypeNames(toks []antlr.Token) {
 				}
 			}
 		case parser.P4LexerTYPEDEF, parser.P4LexerTYPE:
-			if !declarationStart(typ(i-1)) || !startsType(typ(i+1)) {
+			if !startsType(typ(i+1)) || t.GetTokenType() == parser.P4LexerTYPE && !declarationStart(typ(i-1)) {
 				continue // `type` used as a name: hdr.type, type = 1
 			}
-			depth := 0
+			// The name is the last token before the ;, after the type,
+			// which may be a whole struct declaration (typedef struct S {
+			// ... } T;).
+			depth, braces := 0, 0
 			for j := i + 1; j < len(toks); j++ {
 				switch typ(j) {
 				case parser.P4LexerLT, parser.P4LexerLPAREN, parser.P4LexerLBRACKET:
 					depth++
 				case parser.P4LexerGT, parser.P4LexerRPAREN, parser.P4LexerRBRACKET:
 					depth--
+				case parser.P4LexerLBRACE:
+					braces++
+				case parser.P4LexerRBRACE:
+					braces--
 				}
-				if typ(j) == parser.P4LexerSEMI || typ(j) == antlr.TokenEOF || typ(j) == parser.P4LexerLBRACE {
-					if depth <= 0 && ident(j-1) {
+				if braces < 0 || typ(j) == antlr.TokenEOF || typ(j) == parser.P4LexerSEMI && braces == 0 {
+					if depth <= 0 && braces == 0 && ident(j-1) {
 						names[toks[j-1].GetText()] = true
 					}
 					break
@@ -115,9 +122,13 @@ func closesBefore(toks []antlr.Token, i, next int) bool {
 	return false
 }
 
+// declarationStart reports whether a declaration may start after a token
+// of type prev: after another declaration, a brace, or an annotation
+// (@name, @name(...) or @name[...]).
 func declarationStart(prev int) bool {
 	switch prev {
-	case antlr.TokenEOF, parser.P4LexerSEMI, parser.P4LexerRBRACE, parser.P4LexerRPAREN, parser.P4LexerLBRACE:
+	case antlr.TokenEOF, parser.P4LexerSEMI, parser.P4LexerRBRACE, parser.P4LexerRPAREN, parser.P4LexerLBRACE,
+		parser.P4LexerIDENTIFIER, parser.P4LexerRBRACKET:
 		return true
 	}
 	return false

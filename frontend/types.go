@@ -92,6 +92,12 @@ type TupleType struct {
 	Elems []Type
 }
 
+// ListType is list<Elem>: a list of any length whose elements are all
+// Elems (P4-16 §7.2.12).
+type ListType struct {
+	Elem Type
+}
+
 // StructLitType is the type of { f = a, ... } before it meets the struct
 // type it initializes.
 type StructLitType struct {
@@ -205,6 +211,8 @@ func (t *TupleType) String() string {
 	return "tuple<" + strings.Join(parts, ", ") + ">"
 }
 
+func (t *ListType) String() string { return "list<" + t.Elem.String() + ">" }
+
 func (t *StructLitType) String() string {
 	parts := make([]string, len(t.Fields))
 	for i, f := range t.Fields {
@@ -275,6 +283,9 @@ func sameType(a, b Type) bool {
 	case *StackType:
 		b, ok := b.(*StackType)
 		return ok && a.Size == b.Size && sameType(a.Elem, b.Elem)
+	case *ListType:
+		b, ok := b.(*ListType)
+		return ok && sameType(a.Elem, b.Elem)
 	case *TupleType:
 		b, ok := b.(*TupleType)
 		if !ok || len(a.Elems) != len(b.Elems) {
