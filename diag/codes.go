@@ -162,4 +162,8 @@ const (
 	// frontend rejected the result, a bug of p4hls; the program is
 	// compiled as written (a warning).
 	RewriteRejected
+
+	// AssertionFailed: a static_assert whose condition is false.
+	//	const bool ok = static_assert(8 > 9, "too narrow");
+	AssertionFailed
 )

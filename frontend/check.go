@@ -26,6 +26,9 @@ type Checked struct {
 	// ActionOf maps each table action reference (and each default_action
 	// expression) to the action it names.
 	ActionOf map[Node]*ActionDecl
+	// FuncOf maps the prototype of each function with a body to its
+	// declaration (overloads share a name).
+	FuncOf map[*FuncProto]*FuncDecl
 	// Errors and MatchKinds are the merged error and match_kind members, in
 	// declaration order.
 	Errors     []string
@@ -143,6 +146,8 @@ type checker struct {
 	parser   *ParserDecl
 	control  *ControlDecl
 	loops    int
+	// this is the instance whose abstract methods are being checked.
+	this *ObjectType
 }
 
 func newChecker(d *diag.List) *checker {
@@ -152,6 +157,7 @@ func newChecker(d *diag.List) *checker {
 		Uses:     map[*NameExpr]*Symbol{},
 		TypeOf:   map[TypeExpr]Type{},
 		ActionOf: map[Node]*ActionDecl{},
+		FuncOf:   map[*FuncProto]*FuncDecl{},
 	}}
 	c.scope = newScope(nil)
 	c.out.Globals = c.scope
@@ -372,8 +378,8 @@ func (c *checker) checkFieldType(d *StructDecl, f *Field, t Type) {
 	}
 	switch d.Kind {
 	case KindHeader:
-		if !isSerializable(t) {
-			c.errorf(f.Type, diag.TypeMismatch, "header field %s.%s has type %s; header fields must be bit<W>, int<W>, varbit<W>, bool or a serializable enum",
+		if !isHeaderFieldType(t) {
+			c.errorf(f.Type, diag.TypeMismatch, "header field %s.%s has type %s; header fields must be bit<W>, int<W>, varbit<W>, bool, a serializable enum, or a struct or array of those",
 				d.Name.Name, f.Name.Name, t)
 		}
 	case KindHeaderUnion:
@@ -386,6 +392,28 @@ func (c *checker) checkFieldType(d *StructDecl, f *Field, t Type) {
 			c.errorf(f.Type, diag.TypeMismatch, "struct field %s.%s cannot have type %s", d.Name.Name, f.Name.Name, t)
 		}
 	}
+}
+
+// isHeaderFieldType reports whether a header may have a field of type t:
+// a serializable type, or a struct or array of them (P4-16 §7.2.2; p4c
+// accepts arrays too).
+func isHeaderFieldType(t Type) bool {
+	switch t := t.(type) {
+	case *StructType:
+		if t.Kind != KindStruct {
+			return false
+		}
+		for _, f := range t.Fields {
+			if _, varbit := f.Type.(*VarbitType); varbit || !isHeaderFieldType(f.Type) {
+				return false
+			}
+		}
+		return true
+	case *StackType:
+		_, varbit := t.Elem.(*VarbitType)
+		return !varbit && isHeaderFieldType(t.Elem)
+	}
+	return isSerializable(t)
 }
 
 func isSerializable(t Type) bool {

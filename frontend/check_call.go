@@ -13,6 +13,9 @@ func (c *checker) call(e *CallExpr) Type {
 	if sym := c.typeNameOf(e.Fn); sym != nil {
 		return c.construct(e, sym, e.TypeArgs, e.Args)
 	}
+	if n, ok := e.Fn.(*NameExpr); ok {
+		c.resolveCallee(n, e.Args)
+	}
 	ft := c.expr(e.Fn, nil)
 	for _, a := range e.TypeArgs {
 		c.resolveType(a)
@@ -33,6 +36,37 @@ func (c *checker) call(e *CallExpr) Type {
 	c.errorf(e.Fn, diag.NotCallable, "%s is not a function, method or action (its type is %s)", describe(e.Fn), ft)
 	c.checkArgsLoosely(e.Args)
 	return tInvalid
+}
+
+// resolveCallee resolves the name a call calls as p4c does, by name and
+// number of arguments: the innermost declaration of the name that takes
+// that many, so an action hash() may call the extern hash(a, b, c, d, e).
+// With none that fits, the innermost declaration stands (and the call's
+// check reports the mismatch).
+func (c *checker) resolveCallee(n *NameExpr, args []*Arg) {
+	if n.Global {
+		return
+	}
+	for s := c.scope; s != nil; s = s.parent {
+		sym, ok := s.syms[n.Name]
+		if !ok {
+			continue
+		}
+		fits := false
+		switch t := sym.Type.(type) {
+		case *FuncType:
+			for _, p := range t.Protos {
+				fits = fits || arityFits(p.Params, args)
+			}
+		case *ActionType:
+			fits = len(args) == len(t.Decl.Params)
+		}
+		if fits {
+			c.out.Uses[n] = sym
+			c.out.Types[n] = sym.Type
+			return
+		}
+	}
 }
 
 func (c *checker) checkArgsLoosely(args []*Arg) {
@@ -183,6 +217,9 @@ func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
 		}
 	}
 	c.bindArgs(e, t.Name, proto.Params, bindings, scope, false)
+	if t.Self == nil && t.Name == "static_assert" {
+		c.staticAssert(e)
+	}
 	ret := c.typeIn(scope, proto.Return)
 	ret = substitute(ret, bindings)
 	if tv, ok := ret.(*TypeVar); ok && bindings[tv] == nil && free[tv.Name] == tv {
@@ -190,6 +227,32 @@ func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
 		return tInvalid
 	}
 	return ret
+}
+
+// staticAssert evaluates static_assert(check[, message]) of core.p4: the
+// check must be a compile-time constant and true; the call's value is
+// true.
+func (c *checker) staticAssert(e *CallExpr) {
+	if len(e.Args) == 0 || e.Args[0].Value == nil {
+		return
+	}
+	check := e.Args[0].Value
+	v, ok := c.out.Values[check].(bool)
+	switch {
+	case isInvalid(c.out.Types[check]):
+	case !ok:
+		c.errorf(check, diag.NotConstant, "static_assert needs a compile-time constant condition")
+	case !v:
+		msg := "static assertion failed"
+		if len(e.Args) > 1 && e.Args[1].Value != nil {
+			if m, ok := c.out.Values[e.Args[1].Value].(string); ok {
+				msg += ": " + m
+			}
+		}
+		c.errorf(e, diag.AssertionFailed, "%s", msg)
+	default:
+		c.setValue(e, true)
+	}
 }
 
 // typeIn resolves a type expression in the given scope (for prototypes,
@@ -207,11 +270,17 @@ func (c *checker) typeIn(scope *Scope, te TypeExpr) Type {
 func arityFits(params []*Param, args []*Arg) bool {
 	required := 0
 	for _, p := range params {
-		if p.Default == nil {
+		if !mayOmit(p) {
 			required++
 		}
 	}
 	return len(args) >= required && len(args) <= len(params)
+}
+
+// mayOmit reports whether a call may leave out a parameter: it has a
+// default value, or is @optional (P4-16 §14.1.1).
+func mayOmit(p *Param) bool {
+	return p.Default != nil || p.Annos.Find("optional") != nil
 }
 
 func countParams(params []*Param) string {
@@ -235,7 +304,7 @@ func (c *checker) bindArgs(e *CallExpr, what string, params []*Param, bindings m
 	for i, p := range params {
 		a := ordered[i]
 		if a == nil {
-			if p.Default == nil && exact {
+			if !mayOmit(p) && exact {
 				c.errorf(e, diag.WrongArgumentCount, "%s: missing argument for parameter %s", what, p.Name.Name)
 			}
 			continue
@@ -248,6 +317,12 @@ func (c *checker) bindArgs(e *CallExpr, what string, params []*Param, bindings m
 			continue
 		}
 		at := c.expr(a.Value, substitute(pt, bindings))
+		if w, g, ok := blockTypes(substitute(pt, bindings), at); ok && w.Decl != g.Decl {
+			// A parser or control of its own declaration passed where
+			// a parser or control type is wanted: it must fit the type.
+			c.matchBlock(a.Value, p.Name.Name, w, g, bindings, scope)
+			continue
+		}
 		if !unify(pt, at, bindings) {
 			if c.convertible(a.Value, at, substitute(pt, bindings)) {
 				continue
@@ -391,7 +466,7 @@ func (c *checker) packageArgs(call *CallExpr, d *PackageDecl, bindings map[*Type
 	for i, p := range d.Params {
 		a := ordered[i]
 		if a == nil {
-			if p.Default == nil {
+			if !mayOmit(p) {
 				c.errorf(call, diag.WrongArgumentCount, "%s: missing argument for parameter %s", d.Name.Name, p.Name.Name)
 			}
 			continue
@@ -420,8 +495,13 @@ func (c *checker) packageArgs(call *CallExpr, d *PackageDecl, bindings map[*Type
 func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindings map[*TypeVar]Type, scope *Scope) {
 	wantParams, gotParams := blockParams(want.Decl), blockParams(got.Decl)
 	name := got.Name
-	if len(wantParams) != len(gotParams) {
-		c.errorf(at, diag.BadArchitecture, "%s has %d parameters, but %s (parameter %s) needs %d", name, len(gotParams), want, param, len(wantParams))
+	// A block may leave out the type's trailing @optional parameters.
+	needed := len(wantParams)
+	for needed > 0 && wantParams[needed-1].Annos.Find("optional") != nil {
+		needed--
+	}
+	if len(gotParams) < needed || len(gotParams) > len(wantParams) {
+		c.errorf(at, diag.BadArchitecture, "%s has %d parameters, but %s (parameter %s) needs %s", name, len(gotParams), want, param, paramRange(needed, len(wantParams)))
 		return
 	}
 	// The package parameter type's own type parameters (Parser<H, M>) are
@@ -434,7 +514,7 @@ func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindi
 		}
 		inner.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: bound}
 	}
-	for i, wp := range wantParams {
+	for i, wp := range wantParams[:len(gotParams)] {
 		gp := gotParams[i]
 		wt := c.typeIn(inner, wp.Type)
 		gt := c.out.TypeOf[gp.Type]
@@ -452,6 +532,24 @@ func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindi
 			return
 		}
 	}
+}
+
+// blockTypes returns want and got as object types when both are parsers
+// or both controls.
+func blockTypes(want, got Type) (*ObjectType, *ObjectType, bool) {
+	w, ok1 := want.(*ObjectType)
+	g, ok2 := got.(*ObjectType)
+	if !ok1 || !ok2 || w.Kind != g.Kind || w.Kind != ObjParser && w.Kind != ObjControl {
+		return nil, nil, false
+	}
+	return w, g, true
+}
+
+func paramRange(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(hi)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
 func blockParams(d Decl) []*Param {
@@ -534,10 +632,10 @@ func (c *checker) abstractMethods(d *Instance, t Type) {
 				scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Type: obj.Args[i]}
 			}
 		}
-		saved := c.scope
-		c.scope = scope
+		saved, savedThis := c.scope, c.this
+		c.scope, c.this = scope, obj
 		c.funcBody(fd)
-		c.scope = saved
+		c.scope, c.this = saved, savedThis
 	}
 }
 

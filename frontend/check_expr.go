@@ -64,8 +64,11 @@ func (c *checker) expr1(e Expr, want Type) Type {
 	case *StructExpr:
 		return c.structExpr(e, want)
 	case *ThisExpr:
-		c.errorf(e, diag.Unsupported, "this is not supported by p4hls")
-		return tInvalid
+		if c.this == nil {
+			c.errorf(e, diag.NotAValue, "this may be used only in the abstract methods of an instance")
+			return tInvalid
+		}
+		return c.this
 	case *MaskExpr, *RangeExpr, *DefaultExpr, *DontCareExpr:
 		c.errorf(e, diag.TypeMismatch, "a keyset expression may appear only in a select case or a table entry")
 		return tInvalid
@@ -171,6 +174,13 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 		return tInvalid
 	case *StructType:
 		if f := t.Field(name); f != nil {
+			if agg, ok := c.out.Values[e.X].(aggregate); ok && len(agg) == len(t.Fields) {
+				for i, g := range t.Fields {
+					if g == f {
+						c.setValue(e, agg[i])
+					}
+				}
+			}
 			return f.Type
 		}
 		if t.Kind != KindStruct && (name == "isValid" || name == "setValid" || name == "setInvalid") {
@@ -297,8 +307,8 @@ func (c *checker) indexExpr(e *IndexExpr) Type {
 				c.errorf(e.Index, diag.TypeMismatch, "index %s is out of bounds for a stack of %d elements", v, t.Size)
 				return tInvalid
 			}
-		} else if b, ok := it.(*BitsType); !ok || b.Signed {
-			c.errorf(e.Index, diag.TypeMismatch, "a stack index must be bit<W> or a constant, not %s", it)
+		} else if _, ok := stripNewTypes(it).(*BitsType); !ok {
+			c.errorf(e.Index, diag.TypeMismatch, "a stack index must be bit<W>, int<W> or a constant, not %s", it)
 			return tInvalid
 		}
 		return t.Elem
@@ -307,6 +317,9 @@ func (c *checker) indexExpr(e *IndexExpr) Type {
 		if !ok || v.Sign() < 0 || !v.IsInt64() || v.Int64() >= int64(len(t.Elems)) {
 			c.errorf(e.Index, diag.TypeMismatch, "a tuple index must be a constant from 0 to %d", len(t.Elems)-1)
 			return tInvalid
+		}
+		if agg, ok := c.out.Values[e.X].(aggregate); ok && int(v.Int64()) < len(agg) {
+			c.setValue(e, agg[v.Int64()])
 		}
 		return t.Elems[v.Int64()]
 	}
@@ -673,7 +686,43 @@ func (c *checker) listExpr(e *ListExpr, want Type) Type {
 		}
 		elems[i] = c.expr(x, w)
 	}
+	c.setValue(e, c.aggregateOf(e.Elems))
 	return &TupleType{Elems: elems}
+}
+
+// structValue records the constant value of a structure expression that
+// initializes t, its fields in t's order, when every field is constant.
+func (c *checker) structValue(se *StructExpr, t *StructType) {
+	delete(c.out.Values, se)
+	if se.Dots || len(se.Fields) != len(t.Fields) {
+		return
+	}
+	xs := make([]Expr, len(t.Fields))
+	for i, f := range t.Fields {
+		for _, kv := range se.Fields {
+			if kv.Key.Name == f.Name {
+				xs[i] = kv.Value
+			}
+		}
+		if xs[i] == nil {
+			return
+		}
+	}
+	c.setValue(se, c.aggregateOf(xs))
+}
+
+// aggregateOf returns the constant value of a list of expressions, or nil
+// when one of them is not constant.
+func (c *checker) aggregateOf(xs []Expr) any {
+	out := make(aggregate, len(xs))
+	for i, x := range xs {
+		v, ok := c.out.Values[x]
+		if !ok {
+			return nil
+		}
+		out[i] = v
+	}
+	return out
 }
 
 func (c *checker) structExpr(e *StructExpr, want Type) Type {
@@ -720,12 +769,35 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 		c.out.Types[e] = to // the default value of the type wanted
 		return true
 	}
+	if le, ok := e.(*ListExpr); ok && len(le.Elems) == 1 && !isAggregate(to) {
+		// A list of one value stands for the value, as p4c has it
+		// ({9w192} for a bit<9>).
+		x := le.Elems[0]
+		if !c.convertible(x, c.out.Types[x], to) {
+			return false
+		}
+		c.out.Types[e] = to
+		if v, ok := c.out.Values[x]; ok {
+			c.out.Values[e] = v
+		}
+		return true
+	}
 	switch t := to.(type) {
+	case *NewType:
+		// An integer constant converts to a new type over bits, as it
+		// would to the bits (p4c: const vrf_id_t V = 0;).
+		if _, ok := from.(IntType); ok && c.convertible(e, from, stripNewTypes(t)) {
+			c.out.Types[e] = t
+			return true
+		}
 	case *BitsType:
 		if _, ok := from.(IntType); ok {
 			v, isConst := c.out.Values[e].(*big.Int)
 			if !isConst {
-				return false
+				// An int that is not constant here (a directionless
+				// int parameter) is one at instantiation.
+				c.out.Types[e] = t
+				return true
 			}
 			if !fits(v, t) {
 				c.diags.Warnf(e, diag.BadWidth, "%s does not fit in %s; it is truncated to %s", v, t, wrap(v, t))
@@ -750,6 +822,7 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 				}
 			}
 			c.out.Types[e] = t
+			c.setValue(e, c.aggregateOf(le.Elems))
 			return true
 		case *StructLitType:
 			se, ok := e.(*StructExpr)
@@ -765,6 +838,7 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 				c.convert(kv.Value, fi.Type, "field "+fi.Name)
 			}
 			c.out.Types[e] = t
+			c.structValue(se, t)
 			return true
 		}
 	case *TupleType:
@@ -774,6 +848,7 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 					c.convert(x, t.Elems[i], "element of list")
 				}
 				c.out.Types[e] = t
+				c.setValue(e, c.aggregateOf(le.Elems))
 				return true
 			}
 		}
@@ -801,6 +876,15 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 		_, ok := from.(*BitsType)
 		return ok
 	case *TypeVar, DontCareType:
+		return true
+	}
+	return false
+}
+
+// isAggregate reports whether values of t have elements or fields.
+func isAggregate(t Type) bool {
+	switch t.(type) {
+	case *StructType, *TupleType, *StackType, *ListType, *StructLitType:
 		return true
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 
 func (c *checker) funcDecl(d *FuncDecl) {
 	c.checkProto(d.Proto, nil)
+	c.out.FuncOf[d.Proto] = d
 	c.declare(&Symbol{Name: d.Proto.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Proto.Name.Name, Protos: []*FuncProto{d.Proto}}})
 	c.funcBody(d)
 }
@@ -205,6 +206,14 @@ func (c *checker) valueSet(e Expr) *Symbol {
 func (c *checker) keyset(k Expr, t Type) {
 	constant := func(e Expr) {
 		c.expr(e, t)
+		if en, ok := t.(*EnumType); ok && en.Underlying != nil {
+			// An integer keyset matches a serializable enum by value.
+			if v, ok := c.out.Values[e].(*big.Int); ok && c.out.Types[e] == tInt {
+				c.out.Types[e] = en.Underlying
+				c.out.Values[e] = wrap(v, en.Underlying)
+				return
+			}
+		}
 		if !c.convert(e, t, "keyset value") {
 			return
 		}
@@ -382,7 +391,7 @@ func (c *checker) tableKeys(d *TableDecl, p *TableProp) []Type {
 		default:
 			c.errorf(k.Expr, diag.TypeMismatch, "a table key must be bit<W>, int<W>, bool, an enum or error, not %s", t)
 		}
-		if _, isBits := t.(*BitsType); (k.Match.Name == "lpm" || k.Match.Name == "range") && !isBits && !isInvalid(t) {
+		if _, isBits := stripNewTypes(t).(*BitsType); (k.Match.Name == "lpm" || k.Match.Name == "range") && !isBits && !isInvalid(t) {
 			c.errorf(k.Expr, diag.TypeMismatch, "%s matching needs a bit<W> or int<W> key, not %s", k.Match.Name, t)
 		}
 	}

@@ -93,8 +93,39 @@ func (l *lowerer) constant(v any, t Type, sp ir.Pos) ir.Expr {
 		return &ir.EnumConst{Pos: sp, Enum: l.typ(v.Enum).(*ir.Enum), Member: v.Name}
 	case errorMember:
 		return &ir.ErrorConst{Pos: sp, Name: string(v)}
+	case aggregate:
+		return l.aggregateConst(v, t, sp)
 	}
 	return nil
+}
+
+// aggregateConst is the IR of a constant struct or tuple: a list of its
+// elements' constants (nil when one has no constant form).
+func (l *lowerer) aggregateConst(v aggregate, t Type, sp ir.Pos) ir.Expr {
+	var elemTypes []Type
+	switch t := t.(type) {
+	case *StructType:
+		if t.Kind != KindStruct {
+			return nil
+		}
+		for _, f := range t.Fields {
+			elemTypes = append(elemTypes, f.Type)
+		}
+	case *TupleType:
+		elemTypes = t.Elems
+	}
+	if len(elemTypes) != len(v) {
+		return nil
+	}
+	list := &ir.List{Pos: sp, T: l.typ(t)}
+	for i, x := range v {
+		c := l.constant(x, elemTypes[i], sp)
+		if c == nil {
+			return nil
+		}
+		list.Elems = append(list.Elems, c)
+	}
+	return list
 }
 
 func (l *lowerer) name(e *NameExpr, sp ir.Pos) ir.Expr {
@@ -209,14 +240,9 @@ func (l *lowerer) call(e *CallExpr) *ir.Call {
 	switch {
 	case ft.Self != nil:
 		out.Callee = ir.Callee{Recv: l.expr(ft.Self), Method: ft.Name}
+	case l.c.FuncOf[proto] != nil:
+		out.Callee = ir.Callee{Func: l.funcs[l.c.FuncOf[proto]]}
 	default:
-		sym := l.c.Globals.Lookup(ft.Name)
-		if sym != nil {
-			if fd, ok := sym.Decl.(*FuncDecl); ok {
-				out.Callee = ir.Callee{Func: l.funcs[fd]}
-				break
-			}
-		}
 		out.Callee = ir.Callee{Extern: ft.Name}
 	}
 	for _, ta := range e.TypeArgs {
@@ -350,6 +376,9 @@ func (l *lowerer) callStmt(e *CallExpr, sp ir.Pos) []ir.Stmt {
 			return l.applyControl(e, ft, sp)
 		case "isValid":
 			return nil // a value nobody reads
+		}
+		if ft.Self == nil && ft.Name == "static_assert" {
+			return nil // checked when the program was
 		}
 		if call := l.call(e); call != nil {
 			return []ir.Stmt{&ir.CallStmt{Pos: sp, Call: call}}
