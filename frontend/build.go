@@ -612,7 +612,11 @@ func (b *builder) derivedType(c parser.IDerivedTypeDeclarationContext) Decl {
 	fields := func(fs []parser.IStructFieldContext) []*Field {
 		var out []*Field
 		for _, f := range fs {
-			out = append(out, &Field{At: b.at(f), Annos: b.annotations(f.Annotations()), Type: b.typeRef(f.TypeRef()), Name: b.ident(f.Name())})
+			t := b.typeRef(f.TypeRef())
+			if f.Expression() != nil {
+				t = &StackTypeExpr{At: b.at(f), Elem: t, Size: b.expr(f.Expression())}
+			}
+			out = append(out, &Field{At: b.at(f), Annos: b.annotations(f.Annotations()), Type: t, Name: b.ident(f.Name())})
 		}
 		return out
 	}

@@ -308,6 +308,9 @@ func (c *checker) checkProto(p *FuncProto, outer []*Ident) {
 	c.push()
 	defer c.pop()
 	c.declareTypeParams(outer)
+	// A method's type parameters may shadow the extern's.
+	c.push()
+	defer c.pop()
 	c.declareTypeParams(p.TypeParams)
 	if p.Return != nil {
 		c.resolveType(p.Return)
@@ -333,14 +336,27 @@ func (c *checker) declareTypeParams(ps []*Ident) {
 }
 
 func (c *checker) structDecl(d *StructDecl) {
-	if len(d.TypeParams) > 0 {
-		c.errorf(d.Name, diag.Unsupported, "generic %s types are not supported by p4hls", kindName(d.Kind))
-	}
 	c.checkAnnotations(d.Annos, "a "+kindName(d.Kind))
+	if len(d.TypeParams) > 0 {
+		// Each use with type arguments makes a struct type of its own;
+		// the fields are checked once here, with the parameters free.
+		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &GenericStructType{Decl: d, insts: map[string]*StructType{}}})
+		c.push()
+		c.declareTypeParams(d.TypeParams)
+		c.structFields(d, &StructType{Kind: d.Kind, Name: d.Name.Name})
+		c.pop()
+		return
+	}
 	st := &StructType{Kind: d.Kind, Name: d.Name.Name, Annos: d.Annos}
 	// Declared before its fields, so a field of its own type is reported as
 	// recursive rather than undeclared.
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: st})
+	c.structFields(d, st)
+}
+
+// structFields resolves and checks the fields of a struct, header or
+// header union declaration into st.
+func (c *checker) structFields(d *StructDecl, st *StructType) {
 	seen := map[string]bool{}
 	for _, f := range d.Fields {
 		ft := c.resolveType(f.Type)
@@ -356,25 +372,14 @@ func (c *checker) structDecl(d *StructDecl) {
 		c.checkFieldType(d, f, ft)
 		st.Fields = append(st.Fields, &FieldInfo{Name: f.Name.Name, Type: ft})
 	}
-	if d.Kind == KindHeader {
-		varbits := 0
-		for _, f := range st.Fields {
-			if _, ok := f.Type.(*VarbitType); ok {
-				varbits++
-			}
-		}
-		if varbits > 1 {
-			c.errorf(d.Name, diag.TypeMismatch, "header %s has %d varbit fields; at most one is allowed", d.Name.Name, varbits)
-		}
-	}
 }
 
 // checkFieldType applies P4-16 §7.2.2: header fields are bit<W>, int<W>,
 // varbit, bool, serializable enums, or new types of those; header union
 // fields are headers.
 func (c *checker) checkFieldType(d *StructDecl, f *Field, t Type) {
-	if isInvalid(t) {
-		return
+	if _, isVar := t.(*TypeVar); isInvalid(t) || isVar {
+		return // a generic declaration's fields are checked once bound
 	}
 	switch d.Kind {
 	case KindHeader:

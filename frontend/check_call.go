@@ -16,6 +16,11 @@ func (c *checker) call(e *CallExpr) Type {
 	if n, ok := e.Fn.(*NameExpr); ok {
 		c.resolveCallee(n, e.Args)
 	}
+	if m, ok := e.Fn.(*MemberExpr); ok {
+		if ft := c.builtinMethod(m); ft != nil {
+			return c.builtinCall(e, ft)
+		}
+	}
 	ft := c.expr(e.Fn, nil)
 	for _, a := range e.TypeArgs {
 		c.resolveType(a)
@@ -86,24 +91,69 @@ func describe(e Expr) string {
 	return "the expression"
 }
 
+// sizeMethods are the built-in methods giving a type's size, and whether
+// each counts a varbit field at its largest.
+var sizeMethods = map[string]bool{"minSizeInBits": false, "minSizeInBytes": false, "maxSizeInBits": true, "maxSizeInBytes": true}
+
+// builtinMethod returns the built-in method a call of x.name calls when x
+// is a header, header union or struct: the method wins over a field of the
+// same name, as in p4c. It returns nil for anything else.
+func (c *checker) builtinMethod(m *MemberExpr) *FuncType {
+	name := m.Name.Name
+	_, size := sizeMethods[name]
+	if !size && name != "isValid" && name != "setValid" && name != "setInvalid" || c.typeNameOf(m.X) != nil {
+		return nil
+	}
+	st, ok := c.expr(m.X, nil).(*StructType)
+	if !ok || !size && st.Kind == KindStruct {
+		return nil
+	}
+	ft := &FuncType{Name: name, Builtin: name, Self: m.X}
+	c.out.Types[m] = ft
+	return ft
+}
+
+// sizeOf is the size in bits of a value of type t, counting varbit fields
+// as empty (min) or full (max).
+func sizeOf(t Type, max bool) int {
+	switch t := t.(type) {
+	case *VarbitType:
+		if !max {
+			return 0
+		}
+	case *StructType:
+		w := 0
+		for _, f := range t.Fields {
+			w += sizeOf(f.Type, max)
+		}
+		return w
+	case *StackType:
+		return sizeOf(t.Elem, max) * t.Size
+	}
+	return widthOf(t)
+}
+
 // builtinCall checks a built-in method: isValid, setValid, setInvalid,
-// push_front, pop_front, apply.
+// the sizes, push_front, pop_front, apply.
 func (c *checker) builtinCall(e *CallExpr, t *FuncType) Type {
-	switch t.Builtin {
-	case "isValid", "setValid", "setInvalid", "minSizeInBits", "minSizeInBytes":
+	if max, ok := sizeMethods[t.Builtin]; ok {
 		if len(e.Args) != 0 {
 			c.errorf(e, diag.WrongArgumentCount, "%s takes no arguments", t.Builtin)
 		}
-		switch t.Builtin {
-		case "isValid":
+		w := sizeOf(c.out.Types[t.Self], max)
+		if t.Builtin == "minSizeInBytes" || t.Builtin == "maxSizeInBytes" {
+			w = (w + 7) / 8
+		}
+		c.setValue(e, big.NewInt(int64(w)))
+		return tInt
+	}
+	switch t.Builtin {
+	case "isValid", "setValid", "setInvalid":
+		if len(e.Args) != 0 {
+			c.errorf(e, diag.WrongArgumentCount, "%s takes no arguments", t.Builtin)
+		}
+		if t.Builtin == "isValid" {
 			return tBool
-		case "minSizeInBits", "minSizeInBytes":
-			w := widthOf(c.out.Types[t.Self])
-			if t.Builtin == "minSizeInBytes" {
-				w = (w + 7) / 8
-			}
-			c.setValue(e, big.NewInt(int64(w)))
-			return tInt
 		}
 		if c.parser == nil && c.control == nil && c.action == nil && c.function == nil {
 			return tVoid
@@ -176,7 +226,7 @@ func (c *checker) typeParamScope(obj *ObjectType) (*Scope, map[*TypeVar]Type) {
 func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
 	var candidates []*FuncProto
 	for _, p := range t.Protos {
-		if arityFits(p.Params, e.Args) {
+		if arityFits(p.Params, e.Args) && namesFit(p.Params, e.Args) {
 			candidates = append(candidates, p)
 		}
 	}
@@ -275,6 +325,23 @@ func arityFits(params []*Param, args []*Arg) bool {
 		}
 	}
 	return len(args) >= required && len(args) <= len(params)
+}
+
+// namesFit reports whether every named argument names a parameter.
+func namesFit(params []*Param, args []*Arg) bool {
+	for _, a := range args {
+		if a.Name == nil {
+			continue
+		}
+		found := false
+		for _, p := range params {
+			found = found || p.Name.Name == a.Name.Name
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // mayOmit reports whether a call may leave out a parameter: it has a
@@ -422,6 +489,19 @@ func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, a
 		for i, ta := range typeArgs {
 			bindings[vars[i]] = c.resolveType(ta)
 		}
+	} else if len(obj.Args) == len(vars) {
+		// A typedef of a specialized type (typedef R<bit<8>> R8) brings
+		// its type arguments.
+		for i, a := range obj.Args {
+			if _, free := a.(*TypeVar); !free {
+				bindings[vars[i]] = a
+			}
+		}
+	}
+	for v, t := range bindings {
+		if _, dontCare := t.(DontCareType); dontCare {
+			bindings[v] = nil // _ as a type argument: inferred
+		}
 	}
 	call := &CallExpr{At: At{at.Span()}, Args: args}
 	switch d := obj.Decl.(type) {
@@ -472,6 +552,12 @@ func (c *checker) packageArgs(call *CallExpr, d *PackageDecl, bindings map[*Type
 			continue
 		}
 		want := c.typeIn(scope, p.Type)
+		if _, isObj := want.(*ObjectType); !isObj {
+			// A value (a bool, a number) rather than a block.
+			c.expr(a.Value, substitute(want, bindings))
+			c.convert(a.Value, substitute(want, bindings), d.Name.Name+": argument for "+p.Name.Name)
+			continue
+		}
 		got := c.expr(a.Value, nil)
 		if isInvalid(got) || isInvalid(want) {
 			continue
@@ -497,7 +583,7 @@ func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindi
 	name := got.Name
 	// A block may leave out the type's trailing @optional parameters.
 	needed := len(wantParams)
-	for needed > 0 && wantParams[needed-1].Annos.Find("optional") != nil {
+	for needed > 0 && mayOmit(wantParams[needed-1]) {
 		needed--
 	}
 	if len(gotParams) < needed || len(gotParams) > len(wantParams) {
@@ -521,6 +607,10 @@ func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindi
 		if gt == nil {
 			gt = c.typeIn(c.scope.root(), gp.Type)
 		}
+		gt = bindBlockTypeParams(gt, got)
+		if tv, ok := gt.(*TypeVar); ok && isTypeParamOf(tv, got.Decl) {
+			continue // a type parameter of the block passed: inferred from the package's
+		}
 		// The mistake is where the block is passed (its own declaration
 		// may be right for another place): report there, once.
 		if wp.Dir != gp.Dir {
@@ -532,6 +622,45 @@ func (c *checker) matchBlock(at Expr, param string, want, got *ObjectType, bindi
 			return
 		}
 	}
+}
+
+// bindBlockTypeParams replaces, in the type of a parameter of a generic
+// block's declaration, the block's type parameters by the type arguments
+// of the instance passed (p1<bit<2>>()), where those are known.
+func bindBlockTypeParams(t Type, obj *ObjectType) Type {
+	b := map[*TypeVar]Type{}
+	var walk func(Type)
+	walk = func(t Type) {
+		switch t := t.(type) {
+		case *TypeVar:
+			for i, tp := range typeParamsOf(obj.Decl) {
+				if t.Decl == tp && i < len(obj.Args) {
+					if _, free := obj.Args[i].(*TypeVar); !free {
+						b[t] = obj.Args[i]
+					}
+				}
+			}
+		case *TupleType:
+			for _, e := range t.Elems {
+				walk(e)
+			}
+		case *ObjectType:
+			for _, a := range t.Args {
+				walk(a)
+			}
+		}
+	}
+	walk(t)
+	return substitute(t, b)
+}
+
+func isTypeParamOf(tv *TypeVar, d Decl) bool {
+	for _, tp := range typeParamsOf(d) {
+		if tv.Decl == tp {
+			return true
+		}
+	}
+	return false
 }
 
 // blockTypes returns want and got as object types when both are parsers
@@ -608,10 +737,14 @@ func (c *checker) instance(d *Instance) {
 func (c *checker) abstractMethods(d *Instance, t Type) {
 	obj, _ := t.(*ObjectType)
 	ext, _ := obj.declExtern()
+	c.push() // instances declared in the initializer are its own
+	defer c.pop()
 	for _, init := range d.Init {
 		fd, ok := init.(*FuncDecl)
 		if !ok {
-			c.errorf(init, diag.Unsupported, "only abstract method bodies may appear in an instance initializer")
+			if inst, ok := init.(*Instance); ok {
+				c.instance(inst)
+			}
 			continue
 		}
 		var proto *FuncProto

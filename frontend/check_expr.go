@@ -186,7 +186,7 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 		if t.Kind != KindStruct && (name == "isValid" || name == "setValid" || name == "setInvalid") {
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
 		}
-		if t.Kind == KindHeader && (name == "minSizeInBits" || name == "minSizeInBytes") {
+		if _, size := sizeMethods[name]; size {
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
 		}
 		c.errorf(e.Name, diag.UnknownMember, "%s %s has no field %s", kindName(t.Kind), t.Name, name)
@@ -307,7 +307,7 @@ func (c *checker) indexExpr(e *IndexExpr) Type {
 				c.errorf(e.Index, diag.TypeMismatch, "index %s is out of bounds for a stack of %d elements", v, t.Size)
 				return tInvalid
 			}
-		} else if _, ok := stripNewTypes(it).(*BitsType); !ok {
+		} else if _, ok := stripNewTypes(c.asBits(e.Index, it)).(*BitsType); !ok {
 			c.errorf(e.Index, diag.TypeMismatch, "a stack index must be bit<W>, int<W> or a constant, not %s", it)
 			return tInvalid
 		}
@@ -334,8 +334,9 @@ func (c *checker) sliceExpr(e *SliceExpr) Type {
 	if isInvalid(xt) || !ok1 || !ok2 {
 		return tInvalid
 	}
+	xt = c.asBits(e.X, xt)
 	width := 0
-	switch t := xt.(type) {
+	switch t := stripNewTypes(xt).(type) {
 	case *BitsType:
 		width = t.Width
 	case IntType:
@@ -416,6 +417,12 @@ func (c *checker) dotsExpr(e *DotsExpr, want Type) Type {
 		c.errorf(e, diag.TypeMismatch, "... needs a type from its context")
 		return tInvalid
 	}
+	switch stripNewTypes(want).(type) {
+	case *BitsType, IntType:
+		c.setValue(e, new(big.Int))
+	case BoolType:
+		c.setValue(e, false)
+	}
 	return want
 }
 
@@ -423,6 +430,9 @@ func (c *checker) unaryExpr(e *UnaryExpr) Type {
 	xt := c.expr(e.X, nil)
 	if isInvalid(xt) {
 		return tInvalid
+	}
+	if e.Op != ir.LNot {
+		xt = c.asBits(e.X, xt)
 	}
 	ok := false
 	switch e.Op {
@@ -451,6 +461,22 @@ func (c *checker) unaryExpr(e *UnaryExpr) Type {
 // balance gives an unsized operand the type of the sized one, as P4-16
 // §8.11.2 allows implicitly; it returns the common operand type.
 func (c *checker) balance(op string, x, y Expr) (Type, bool) {
+	// A list, structure or {#} takes its type from the other operand.
+	if typedByContext(x) && !typedByContext(y) {
+		if yt := c.expr(y, nil); !isInvalid(yt) {
+			c.expr(x, yt)
+			if !c.convert(x, yt, "operand of "+op) {
+				return tInvalid, false
+			}
+		}
+	} else if typedByContext(y) && !typedByContext(x) {
+		if xt := c.expr(x, nil); !isInvalid(xt) {
+			c.expr(y, xt)
+			if !c.convert(y, xt, "operand of "+op) {
+				return tInvalid, false
+			}
+		}
+	}
 	xt, yt := c.expr(x, nil), c.expr(y, nil)
 	if isInvalid(xt) || isInvalid(yt) {
 		return tInvalid, false
@@ -489,6 +515,25 @@ func (c *checker) balance(op string, x, y Expr) (Type, bool) {
 	return xt, true
 }
 
+// typedByContext reports whether an expression's type comes from where it
+// is used: a list or structure expression, {#}, or ....
+func typedByContext(e Expr) bool {
+	switch e.(type) {
+	case *ListExpr, *StructExpr, *InvalidExpr, *DotsExpr:
+		return true
+	}
+	return false
+}
+
+// asBits gives a serializable enum operand its underlying type, as p4c
+// does in arithmetic, shifts, concatenation and slices.
+func (c *checker) asBits(e Expr, t Type) Type {
+	if en, ok := t.(*EnumType); ok && en.Underlying != nil {
+		return c.enumToBits(e, t, nil)
+	}
+	return t
+}
+
 // enumToBits lets a serializable enum meet its own underlying type (or an
 // unsized constant) as that type, which p4c also accepts in expressions.
 func (c *checker) enumToBits(e Expr, t, other Type) Type {
@@ -514,6 +559,10 @@ func (c *checker) binaryExpr(e *BinaryExpr) Type {
 		return c.shiftExpr(e)
 	case ir.Concat:
 		return c.concatExpr(e)
+	}
+	if !e.Op.Comparison() && e.Op != ir.LAnd && e.Op != ir.LOr {
+		c.asBits(e.X, c.expr(e.X, nil))
+		c.asBits(e.Y, c.expr(e.Y, nil))
 	}
 	t, ok := c.balance(e.Op.String(), e.X, e.Y)
 	if !ok {
@@ -575,9 +624,11 @@ func (c *checker) shiftExpr(e *BinaryExpr) Type {
 	if isInvalid(xt) || isInvalid(yt) {
 		return tInvalid
 	}
+	xt, yt = c.asBits(e.X, xt), c.asBits(e.Y, yt)
 	switch yt := yt.(type) {
 	case *BitsType:
-		if yt.Signed {
+		// A signed amount is fine when it is a constant not below 0.
+		if v, ok := c.out.Values[e.Y].(*big.Int); yt.Signed && !(ok && v.Sign() >= 0) {
 			c.errorf(e.Y, diag.TypeMismatch, "a shift amount must be unsigned, not %s", yt)
 			return tInvalid
 		}
@@ -616,6 +667,18 @@ func (c *checker) concatExpr(e *BinaryExpr) Type {
 	if isInvalid(xt) || isInvalid(yt) {
 		return tInvalid
 	}
+	if xt == tString && yt == tString {
+		// Strings concatenate at compile time (p4c's extension).
+		vx, okx := c.out.Values[e.X].(string)
+		vy, oky := c.out.Values[e.Y].(string)
+		if !okx || !oky {
+			c.errorf(e, diag.NotConstant, "only constant strings can be concatenated")
+			return tInvalid
+		}
+		c.setValue(e, vx+vy)
+		return tString
+	}
+	xt, yt = c.asBits(e.X, xt), c.asBits(e.Y, yt)
 	bx, ok1 := xt.(*BitsType)
 	by, ok2 := yt.(*BitsType)
 	if !ok1 || !ok2 {
@@ -641,6 +704,16 @@ func (c *checker) condExpr(e *CondExpr, want Type) Type {
 	}
 	c.expr(e.Then, want)
 	c.expr(e.Else, want)
+	if isAggregate(want) && typedByContext(e.Then) && typedByContext(e.Else) {
+		// Both branches are lists or structures: each becomes the type
+		// the context wants.
+		ok1 := c.convert(e.Then, want, "branch of ?:")
+		ok2 := c.convert(e.Else, want, "branch of ?:")
+		if !ok1 || !ok2 {
+			return tInvalid
+		}
+		return want
+	}
 	t, ok := c.balance("?:", e.Then, e.Else)
 	if !ok {
 		return tInvalid

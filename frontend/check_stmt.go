@@ -17,9 +17,11 @@ func (c *checker) funcDecl(d *FuncDecl) {
 }
 
 func (c *checker) funcBody(d *FuncDecl) {
-	saved := c.function
-	c.function = d.Proto
-	defer func() { c.function = saved }()
+	// A function (or an abstract method's body inside a parser or
+	// control) is a context of its own.
+	saved, parser, control, action := c.function, c.parser, c.control, c.action
+	c.function, c.parser, c.control, c.action = d.Proto, nil, nil, nil
+	defer func() { c.function, c.parser, c.control, c.action = saved, parser, control, action }()
 	c.push()
 	defer c.pop()
 	c.declareTypeParams(d.Proto.TypeParams)
@@ -96,6 +98,9 @@ func (c *checker) parserBody(d *ParserDecl) {
 	c.declareTypeParams(d.TypeParams)
 	c.declareParams(d.Params, false)
 	c.declareParams(d.CtorParams, false)
+	// Locals may shadow parameters (p4c warns): a scope of their own.
+	c.push()
+	defer c.pop()
 	for _, l := range d.Locals {
 		c.localDecl(l)
 	}
@@ -153,7 +158,7 @@ func (c *checker) selectExpr(s *SelectExpr) {
 	for i, e := range s.Exprs {
 		types[i] = c.expr(e, nil)
 		switch types[i].(type) {
-		case *BitsType, BoolType, *EnumType, ErrorType, InvalidType, *NewType:
+		case *BitsType, BoolType, *EnumType, ErrorType, InvalidType, *NewType, *TupleType:
 		case IntType:
 			c.errorf(e, diag.TypeMismatch, "a select expression needs a width; cast the integer")
 		default:
@@ -277,6 +282,9 @@ func (c *checker) controlBody(d *ControlDecl) {
 	c.declareTypeParams(d.TypeParams)
 	c.declareParams(d.Params, false)
 	c.declareParams(d.CtorParams, false)
+	// Locals may shadow parameters (p4c warns): a scope of their own.
+	c.push()
+	defer c.pop()
 	for _, l := range d.Locals {
 		c.localDecl(l)
 	}
@@ -352,9 +360,11 @@ func (c *checker) tableDecl(d *TableDecl) {
 		case "default_action":
 			c.defaultAction(d, p, actions)
 		case "size":
-			c.expr(p.Value, nil)
-			if v, ok := c.out.Values[p.Value].(*big.Int); !ok || v.Sign() <= 0 {
-				c.errorf(p.Value, diag.BadTable, "size of table %s must be a positive integer constant", d.Name.Name)
+			t := c.expr(p.Value, nil)
+			if v, ok := c.out.Values[p.Value].(*big.Int); ok && v.Sign() < 0 {
+				c.errorf(p.Value, diag.BadTable, "size of table %s must not be negative", d.Name.Name)
+			} else if _, isInt := stripNewTypes(t).(*BitsType); !ok && !isInt && t != tInt && !isInvalid(t) {
+				c.errorf(p.Value, diag.BadTable, "size of table %s must be an integer, not %s", d.Name.Name, t)
 			}
 		default:
 			if p.Value != nil {
@@ -366,7 +376,7 @@ func (c *checker) tableDecl(d *TableDecl) {
 		c.errorf(d.Name, diag.BadTable, "table %s has no actions property", d.Name.Name)
 	}
 	for _, p := range entries {
-		if seen["key"] == nil {
+		if seen["key"] == nil && len(p.Entries) > 0 {
 			c.errorf(p.Name, diag.BadTable, "table %s has entries but no key", d.Name.Name)
 			continue
 		}
@@ -626,8 +636,6 @@ func (c *checker) switchStmt(s *SwitchStmt) {
 		}
 		if cs.Body != nil {
 			c.blockBody(cs.Body)
-		} else if i == len(s.Cases)-1 {
-			c.errorf(cs, diag.BadStatement, "the last case of a switch needs a block")
 		}
 	}
 }

@@ -232,7 +232,7 @@ func (l *lowerer) call(e *CallExpr) *ir.Call {
 	}
 	proto := ft.Protos[0]
 	for _, p := range ft.Protos {
-		if arityFits(p.Params, e.Args) {
+		if arityFits(p.Params, e.Args) && namesFit(p.Params, e.Args) {
 			proto = p
 			break
 		}

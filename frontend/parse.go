@@ -206,13 +206,18 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 	lexer := parser.NewP4Lexer(antlr.NewInputStream(string(src.Text)))
 	lexer.RemoveErrorListeners()
 	var out []antlr.Token
+	var body annotationBody
 	for {
 		t := lexer.NextToken()
+		inBody := body.next(t)
 		switch t.GetTokenType() {
 		case antlr.TokenEOF:
 			out = append(out, t)
 			return out
 		case parser.P4LexerBAD_CHAR:
+			if inBody {
+				break // an annotation's body may hold any token
+			}
 			d.Errorf(src.tokenSpan(t), diag.BadCharacter, "unexpected character %q", t.GetText())
 			continue
 		case parser.P4LexerUNTERMINATED_COMMENT:
@@ -227,6 +232,48 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 			out = append(out, t)
 		}
 	}
+}
+
+// annotationBody follows the tokens of @name(...) so that lex knows when a
+// token is inside the parentheses, where P4 allows any token.
+type annotationBody struct {
+	state int // 0 outside, 1 after @, 2 after @name, 3 inside the body
+	depth int
+}
+
+// next takes the next default-channel token and reports whether it is
+// part of an annotation's body.
+func (a *annotationBody) next(t antlr.Token) bool {
+	if t.GetChannel() != antlr.TokenDefaultChannel {
+		return false
+	}
+	typ := t.GetTokenType()
+	switch a.state {
+	case 1:
+		a.state = 2
+		return false
+	case 2:
+		a.state, a.depth = 0, 0
+		if typ == parser.P4LexerLPAREN {
+			a.state, a.depth = 3, 1
+		}
+	case 3:
+		switch typ {
+		case parser.P4LexerLPAREN:
+			a.depth++
+		case parser.P4LexerRPAREN:
+			a.depth--
+			if a.depth == 0 {
+				a.state = 0
+				return false
+			}
+		}
+		return true
+	}
+	if typ == parser.P4LexerAT {
+		a.state = 1
+	}
+	return false
 }
 
 // checkNesting rejects input nested deeper than maxNesting (brackets in

@@ -55,6 +55,16 @@ type StructType struct {
 	Annos Annotations
 }
 
+// GenericStructType is a struct, header or header union declared with type
+// parameters (struct S<T> { T x; }); each use with type arguments, S<bit<8>>,
+// is a StructType of its own, made once per arguments.
+type GenericStructType struct {
+	Decl  *StructDecl
+	insts map[string]*StructType
+}
+
+func (t *GenericStructType) String() string { return t.Decl.Name.Name }
+
 // FieldInfo is one field of a StructType.
 type FieldInfo struct {
 	Name string

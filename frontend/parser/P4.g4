@@ -318,8 +318,9 @@ structTypeDeclaration
     : annotations? STRUCT name typeParameters? LBRACE structField* RBRACE
     ;
 
+// T name[N] is T[N] name, as p4c also reads it.
 structField
-    : annotations? typeRef name SEMI
+    : annotations? typeRef name (LBRACKET expression RBRACKET)? SEMI
     ;
 
 enumDeclaration
