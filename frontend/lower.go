@@ -124,18 +124,26 @@ func (l *lowerer) topDecl(decl Decl) {
 	case *ActionDecl:
 		l.prog.Actions = append(l.prog.Actions, l.action(d))
 	case *Instance:
-		if t, ok := l.c.TypeOf[d.Type].(*ObjectType); d == l.c.Main || ok && t.Kind != ObjExtern {
-			return // packages, parsers and controls are the pipeline's shape (pipeline, below)
+		t, ok := l.c.TypeOf[d.Type].(*ObjectType)
+		if ok && (t.Kind == ObjParser || t.Kind == ObjControl) {
+			// Inlined where it is applied, or passed to a package.
+			l.scope.subs[d] = &subBlock{name: d.Name.Name, obj: t, args: d.Args}
+			return
+		}
+		if d == l.c.Main || ok && t.Kind != ObjExtern {
+			return // packages are the pipeline's shape (pipeline, below)
 		}
 		if inst := l.instance(d); inst != nil {
 			l.prog.Instances = append(l.prog.Instances, inst)
 		}
+	// A block with constructor parameters is lowered where it is
+	// instantiated, with its arguments (pipeline, lower_block.go).
 	case *ParserDecl:
-		if d.HasBody {
+		if d.HasBody && len(d.CtorParams) == 0 {
 			l.prog.Parsers = append(l.prog.Parsers, l.parser(d))
 		}
 	case *ControlDecl:
-		if d.Apply != nil {
+		if d.Apply != nil && len(d.CtorParams) == 0 {
 			l.prog.Controls = append(l.prog.Controls, l.control(d))
 		}
 	case *FuncDecl:
@@ -213,9 +221,6 @@ func (l *lowerer) newAction(d *ActionDecl) *ir.Action {
 func (l *lowerer) parser(d *ParserDecl) *ir.Parser {
 	p := &ir.Parser{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
 	l.parsers[d] = p
-	if len(d.CtorParams) > 0 {
-		l.unsupported(d.Name, "constructor parameters of a parser")
-	}
 	l.scope.parser = p
 	defer func() { l.scope.parser = nil }()
 	l.parserLocals(d)
@@ -311,9 +316,6 @@ func (l *lowerer) constInt(e Expr) *big.Int {
 func (l *lowerer) control(d *ControlDecl) *ir.Control {
 	c := &ir.Control{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
 	l.controls[d] = c
-	if len(d.CtorParams) > 0 {
-		l.unsupported(d.Name, "constructor parameters of a control")
-	}
 	l.scope.control = c
 	defer func() { l.scope.control = nil }()
 	l.controlLocals(d)
@@ -356,7 +358,13 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 				t.Size = int(v.Int64())
 			}
 		case "counters", "meters":
-			if r, ok := l.expr(p.Value).(*ir.InstanceRef); ok && p.Name.Name == "counters" {
+			if inst := l.propertyInstance(t, p); inst != nil {
+				if p.Name.Name == "counters" {
+					t.Counters = inst
+				} else {
+					t.Meters = inst
+				}
+			} else if r, ok := l.expr(p.Value).(*ir.InstanceRef); ok && p.Name.Name == "counters" {
 				t.Counters = r.Inst
 			} else if ok {
 				t.Meters = r.Inst
@@ -469,8 +477,16 @@ func (l *lowerer) pipeline(main *Instance) {
 		switch d := obj.Decl.(type) {
 		case *ParserDecl:
 			block.Parser = l.parsers[d]
+			if block.Parser == nil && len(d.CtorParams) > 0 {
+				block.Parser = l.withCtorArgs(d.CtorParams, a.Value).parser(d)
+				l.prog.Parsers = append(l.prog.Parsers, block.Parser)
+			}
 		case *ControlDecl:
 			block.Control = l.controls[d]
+			if block.Control == nil && len(d.CtorParams) > 0 {
+				block.Control = l.withCtorArgs(d.CtorParams, a.Value).control(d)
+				l.prog.Controls = append(l.prog.Controls, block.Control)
+			}
 		}
 		l.prog.Pipeline = append(l.prog.Pipeline, block)
 	}

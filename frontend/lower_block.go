@@ -188,7 +188,7 @@ func (l *lowerer) subBlockOf(self Expr) *subBlock {
 	if sym == nil {
 		return nil
 	}
-	if sym.Kind == SymInstance {
+	if sym.Kind == SymInstance || sym.Kind == SymParam {
 		for s := l.scope; s != nil; s = s.parent {
 			if sub := s.subs[sym.Decl]; sub != nil {
 				return sub
@@ -214,15 +214,7 @@ func (l *lowerer) enter(sub *subBlock, ctorParams []*Param) *lowerer {
 	child := *l
 	if sub.scope == nil {
 		sub.scope = newLowerScope(l.scope, l.scope.prefix+sub.name+"_")
-		args := orderArgs(ctorParams, sub.args)
-		for i, p := range ctorParams {
-			switch {
-			case args[i] != nil && args[i].Value != nil:
-				sub.scope.bound[p] = l.expr(args[i].Value)
-			case p.Default != nil:
-				sub.scope.bound[p] = l.expr(p.Default)
-			}
-		}
+		l.bindCtorParams(sub.scope, ctorParams, sub.args)
 	}
 	child.scope = sub.scope
 	return &child
@@ -296,8 +288,11 @@ func (l *lowerer) bindParams(child *lowerer, params []*Param, args []*Arg, sp ir
 // applyControl inlines the application of a sub-control.
 func (l *lowerer) applyControl(e *CallExpr, ft *FuncType, sp ir.Pos) []ir.Stmt {
 	obj, _ := l.c.Types[ft.Self].(*ObjectType)
-	d, ok := obj.declControl()
 	sub := l.subBlockOf(ft.Self)
+	if sub != nil {
+		obj = sub.obj // a parameter of a control type stands for its argument's control
+	}
+	d, ok := obj.declControl()
 	switch {
 	case !ok && obj != nil && obj.Kind == ObjParser:
 		l.unsupported(e, "applying a sub-parser inside a statement; apply it directly in a state")
@@ -308,9 +303,6 @@ func (l *lowerer) applyControl(e *CallExpr, ft *FuncType, sp ir.Pos) []ir.Stmt {
 	case len(d.TypeParams) > 0:
 		l.unsupported(e, "applying a generic control inside another block")
 		return nil
-	case returnsFrom(d.Apply):
-		l.unsupported(e, "inlining control %s, whose apply block returns", d.Name.Name)
-		return nil
 	}
 	child := l.enter(sub, d.CtorParams)
 	pre, post := l.bindParams(child, d.Params, e.Args, sp)
@@ -319,8 +311,73 @@ func (l *lowerer) applyControl(e *CallExpr, ft *FuncType, sp ir.Pos) []ir.Stmt {
 	}
 	sub.calls++
 	body := append(pre, child.localInits(d.Locals)...)
-	body = append(body, child.stmts(d.Apply.Stmts)...)
+	apply := child.stmts(d.Apply.Stmts)
+	if returnsFrom(d.Apply) {
+		apply = child.guardReturns(apply, sp)
+	}
+	body = append(body, apply...)
 	return []ir.Stmt{&ir.Block{Pos: sp, Body: append(body, post...)}}
+}
+
+// guardReturns rewrites an inlined apply block that returns: a flag,
+// cleared first, is set where it returned, and the statements after a
+// return that may have run are skipped when it is set (a return in a loop
+// also leaves the loop).
+func (l *lowerer) guardReturns(body []ir.Stmt, sp ir.Pos) []ir.Stmt {
+	done := &ir.Var{Name: l.scope.prefix + "returned", Type: ir.Bool{}, Span: sp.Sp}
+	l.scope.control.Locals = append(l.scope.control.Locals, done)
+	set := func(v bool) ir.Stmt {
+		return &ir.Assign{Pos: sp, LHS: &ir.VarRef{Pos: sp, Var: done}, RHS: ir.BoolConst(v, sp.Sp)}
+	}
+	notDone := &ir.Unary{Pos: sp, Op: ir.LNot, X: &ir.VarRef{Pos: sp, Var: done}, T: ir.Bool{}}
+	var list func(ss []ir.Stmt, inLoop bool) ([]ir.Stmt, bool)
+	var one func(s ir.Stmt, inLoop bool) (ir.Stmt, bool)
+	list = func(ss []ir.Stmt, inLoop bool) ([]ir.Stmt, bool) {
+		var out []ir.Stmt
+		anyReturn := false
+		for i, s := range ss {
+			s, returns := one(s, inLoop)
+			out = append(out, s)
+			anyReturn = anyReturn || returns
+			if returns && i < len(ss)-1 {
+				rest, _ := list(ss[i+1:], inLoop)
+				return append(out, &ir.If{Pos: sp, Cond: notDone, Then: rest}), true
+			}
+		}
+		return out, anyReturn
+	}
+	one = func(s ir.Stmt, inLoop bool) (ir.Stmt, bool) {
+		var r1, r2 bool
+		switch s := s.(type) {
+		case *ir.Return:
+			if inLoop {
+				return &ir.Block{Pos: sp, Body: []ir.Stmt{set(true), &ir.Break{Pos: sp}}}, true
+			}
+			return set(true), true
+		case *ir.If:
+			s.Then, r1 = list(s.Then, inLoop)
+			s.Else, r2 = list(s.Else, inLoop)
+		case *ir.Block:
+			s.Body, r1 = list(s.Body, inLoop)
+		case *ir.For:
+			s.Body, r1 = list(s.Body, true)
+		case *ir.Switch:
+			for _, c := range s.Cases {
+				var r bool
+				c.Body, r = list(c.Body, inLoop)
+				r1 = r1 || r
+			}
+		case *ir.SwitchAction:
+			for _, c := range s.Cases {
+				var r bool
+				c.Body, r = list(c.Body, inLoop)
+				r1 = r1 || r
+			}
+		}
+		return s, r1 || r2
+	}
+	out, _ := list(body, false)
+	return append([]ir.Stmt{set(false)}, out...)
 }
 
 func (o *ObjectType) declControl() (*ControlDecl, bool) {
@@ -411,8 +468,11 @@ func (l *lowerer) subParserApply(s Stmt) (*CallExpr, *FuncType, bool) {
 // the copy-out.
 func (l *lowerer) inlineParser(e *CallExpr, ft *FuncType, cont string, sp ir.Pos) (pre []ir.Stmt, start string, states []*ir.State, post []ir.Stmt) {
 	obj := l.c.Types[ft.Self].(*ObjectType)
-	d, ok := obj.Decl.(*ParserDecl)
 	sub := l.subBlockOf(ft.Self)
+	if sub != nil {
+		obj = sub.obj
+	}
+	d, ok := obj.Decl.(*ParserDecl)
 	switch {
 	case !ok || sub == nil || !d.HasBody:
 		l.unsupported(e, "this application")
@@ -437,4 +497,76 @@ func (l *lowerer) inlineParser(e *CallExpr, ft *FuncType, cont string, sp ir.Pos
 		states = append(states, child.state(s)...)
 	}
 	return pre, child.scope.stateName("start"), states, post
+}
+
+// withCtorArgs returns a lowerer for a block instantiated by the
+// constructor call inst (a package's argument), whose constructor
+// parameters stand for the call's arguments.
+func (l *lowerer) withCtorArgs(params []*Param, inst Expr) *lowerer {
+	child := *l
+	child.scope = newLowerScope(l.scope, "")
+	if call, ok := inst.(*CallExpr); ok {
+		l.bindCtorParams(child.scope, params, call.Args)
+	}
+	return &child
+}
+
+// bindCtorParams makes the constructor parameters of a block instance
+// stand for their arguments, lowered in l's scope: a value for a value, an
+// instance to inline for a parser or control.
+func (l *lowerer) bindCtorParams(scope *lowerScope, params []*Param, args []*Arg) {
+	ordered := orderArgs(params, args)
+	for i, p := range params {
+		var value Expr
+		switch {
+		case ordered[i] != nil && ordered[i].Value != nil:
+			value = ordered[i].Value
+		case p.Default != nil:
+			value = p.Default
+		default:
+			continue
+		}
+		if obj, ok := l.c.Types[value].(*ObjectType); ok && (obj.Kind == ObjParser || obj.Kind == ObjControl) {
+			scope.subs[p] = l.blockArg(p, obj, value)
+			continue
+		}
+		scope.bound[p] = l.expr(value)
+	}
+}
+
+// blockArg is the instance a parser- or control-typed constructor
+// parameter stands for: one its argument makes (C1()) or one declared
+// where the argument was written.
+func (l *lowerer) blockArg(p *Param, obj *ObjectType, value Expr) *subBlock {
+	switch v := value.(type) {
+	case *CallExpr:
+		return &subBlock{name: p.Name.Name, obj: obj, args: v.Args}
+	case *NameExpr:
+		if sub := l.subBlockOf(v); sub != nil {
+			return sub
+		}
+	}
+	return &subBlock{name: p.Name.Name, obj: obj}
+}
+
+// propertyInstance lowers an extern instantiated in a table property
+// (counters = direct_counter(CounterType.packets)): an instance of the
+// table's control named after the table and the property.
+func (l *lowerer) propertyInstance(t *ir.Table, p *TableProp) *ir.Instance {
+	call, ok := p.Value.(*CallExpr)
+	if !ok {
+		return nil
+	}
+	obj, ok := l.c.Types[call].(*ObjectType)
+	if !ok || obj.Kind != ObjExtern || l.scope.control == nil {
+		return nil
+	}
+	inst := &ir.Instance{Name: t.Name + "_" + p.Name.Name, Type: l.typ(obj).(*ir.Extern), Span: p.Span()}
+	for _, a := range call.Args {
+		if a.Value != nil {
+			inst.Args = append(inst.Args, l.expr(a.Value))
+		}
+	}
+	l.scope.control.Instances = append(l.scope.control.Instances, inst)
+	return inst
 }

@@ -34,6 +34,8 @@ func (l *lowerer) expr(e Expr) ir.Expr {
 	case *SliceExpr:
 		hi, lo := l.constInt(e.Hi), l.constInt(e.Lo)
 		return &ir.Slice{Pos: sp, X: l.expr(e.X), Hi: int(hi.Int64()), Lo: int(lo.Int64())}
+	case *PlusSliceExpr:
+		return l.plusSlice(e, sp)
 	case *CallExpr:
 		return l.callExpr(e, sp)
 	case *UnaryExpr:
@@ -62,6 +64,19 @@ func (l *lowerer) expr(e Expr) ir.Expr {
 	}
 	l.unsupported(e, "this expression")
 	return ir.BoolConst(false, e.Span())
+}
+
+// plusSlice lowers x[lo +: w]: a slice when lo is constant; else, for a
+// value read, (x >> lo)[w-1:0].
+func (l *lowerer) plusSlice(e *PlusSliceExpr, sp ir.Pos) ir.Expr {
+	w := int(l.constInt(e.Width).Int64())
+	x := l.expr(e.X)
+	if _, ok := l.c.Values[e.Lo]; ok {
+		lo := int(l.constInt(e.Lo).Int64())
+		return &ir.Slice{Pos: sp, X: x, Hi: lo + w - 1, Lo: lo}
+	}
+	shifted := &ir.Binary{Pos: sp, Op: ir.Shr, X: x, Y: l.expr(e.Lo), T: x.Type()}
+	return &ir.Slice{Pos: sp, X: shifted, Hi: w - 1, Lo: 0}
 }
 
 // operand inserts the cast the checker applied implicitly when a
@@ -294,6 +309,16 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 	sp := ir.Pos{Sp: s.Span()}
 	switch s := s.(type) {
 	case *AssignStmt:
+		if ps, ok := s.LHS.(*PlusSliceExpr); ok {
+			if _, constant := l.c.Values[ps.Lo]; !constant {
+				l.unsupported(s.LHS, "assigning to a slice whose low bit varies")
+				return nil
+			}
+		}
+		if isInvalidHeader(s.RHS) {
+			// h = {#} makes h invalid.
+			return []ir.Stmt{&ir.SetValid{Pos: sp, X: l.expr(s.LHS), Valid: false}}
+		}
 		lhs := l.expr(s.LHS)
 		var rhs ir.Expr
 		if s.Op == ir.NoOp {
@@ -328,6 +353,8 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 		return []ir.Stmt{&ir.Continue{Pos: sp}}
 	case *SwitchStmt:
 		return []ir.Stmt{l.switchStmt(s, sp)}
+	case *ForInStmt:
+		return l.forIn(s, sp)
 	case *ForStmt:
 		f := &ir.For{Pos: sp, Init: l.stmts(s.Init), Update: l.stmts(s.Update), Body: l.body(s.Body)}
 		if s.Cond != nil {
@@ -350,6 +377,50 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 	}
 	l.unsupported(s, "this statement")
 	return nil
+}
+
+// isInvalidHeader reports whether e is {#}, cast or not.
+func isInvalidHeader(e Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *InvalidExpr:
+			return true
+		case *CastExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// forIn lowers for (T x in lo .. hi) body to a for loop that evaluates lo
+// and hi once and stops after hi without x overflowing:
+//
+//	{ T hi' = hi; T x = lo; bool more = x <= hi';
+//	  for (; more; more = x != hi', x = x + 1) body }
+func (l *lowerer) forIn(s *ForInStmt, sp ir.Pos) []ir.Stmt {
+	r, ok := s.Range.(*RangeExpr)
+	if !ok {
+		l.unsupported(s.Range, "for-in loops over a header stack or list")
+		return nil
+	}
+	t := l.typ(l.c.TypeOf[s.Type])
+	x := &ir.Var{Name: s.Name.Name, Type: t, Span: s.Name.Span()}
+	hi := &ir.Var{Name: s.Name.Name + "_last", Type: t, Span: r.Hi.Span()}
+	more := &ir.Var{Name: s.Name.Name + "_more", Type: ir.Bool{}, Span: s.Span()}
+	l.scope.decls[s] = x
+	ref := func(v *ir.Var) ir.Expr { return &ir.VarRef{Pos: sp, Var: v} }
+	cmp := func(op ir.Op, a, b ir.Expr) ir.Expr { return &ir.Binary{Pos: sp, Op: op, X: a, Y: b, T: ir.Bool{}} }
+	loop := &ir.For{Pos: sp, Cond: ref(more), Body: l.body(s.Body), Update: []ir.Stmt{
+		&ir.Assign{Pos: sp, LHS: ref(more), RHS: cmp(ir.Ne, ref(x), ref(hi))},
+		&ir.Assign{Pos: sp, LHS: ref(x), RHS: &ir.Binary{Pos: sp, Op: ir.Add, X: ref(x), Y: &ir.Const{Pos: sp, T: t, Value: big.NewInt(1)}, T: t}},
+	}}
+	return []ir.Stmt{&ir.Block{Pos: sp, Body: []ir.Stmt{
+		&ir.Declare{Pos: sp, Var: hi, Init: l.expr(r.Hi)},
+		&ir.Declare{Pos: sp, Var: x, Init: l.expr(r.Lo)},
+		&ir.Declare{Pos: sp, Var: more, Init: cmp(ir.Le, ref(x), ref(hi))},
+		loop,
+	}}}
 }
 
 // callStmt lowers a call statement by what it calls.
