@@ -166,4 +166,8 @@ const (
 	// AssertionFailed: a static_assert whose condition is false.
 	//	const bool ok = static_assert(8 > 9, "too narrow");
 	AssertionFailed
+
+	// Deprecated: a use of a declaration annotated @deprecated (a
+	// warning), as v1model's mark_to_drop() without an argument.
+	Deprecated
 )

@@ -237,6 +237,14 @@ func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
 		return tInvalid
 	}
 	proto := candidates[0]
+	if a := proto.Annos.Find("deprecated"); a != nil {
+		d := c.diags.Warnf(e, diag.Deprecated, "%s is deprecated", t.Name)
+		if len(a.Exprs) == 1 {
+			if s, ok := a.Exprs[0].(*StringLit); ok {
+				d.Msg += ": " + s.Value
+			}
+		}
+	}
 	// Type parameters: the receiver's are bound by its type arguments; the
 	// prototype's are free, fixed by explicit type arguments or inferred.
 	scope := newScope(c.scope.root())

@@ -105,6 +105,9 @@ func (l *lowerer) typ(t Type) ir.Type {
 		for _, a := range t.Args {
 			ext.Args = append(ext.Args, l.typ(a))
 		}
+		if n, ok := v1modelIndexed[t.Name]; ok && len(ext.Args) == n && l.c.Arch() == ir.V1Model {
+			ext.Args = append(ext.Args, &ir.Bits{Width: 32})
+		}
 		return ext
 	default:
 		return ir.Int{} // type variables of unresolved generics; only reached after errors
@@ -112,6 +115,13 @@ func (l *lowerer) typ(t Type) ir.Type {
 	l.types[t] = out
 	return out
 }
+
+// v1modelIndexed lists v1model's indexed externs by their number of type
+// arguments at V1MODEL_VERSION 20180101, which fixes their index type at
+// bit<32>; from 20200408 the index type is their last type argument. The
+// IR has it either way (register<T, I>, counter<I>, meter<I>), so later
+// phases see one form.
+var v1modelIndexed = map[string]int{"register": 1, "counter": 0, "meter": 0}
 
 // ------------------------------------------------------------------ declarations
 
