@@ -101,13 +101,17 @@ var sizeMethods = map[string]bool{"minSizeInBits": false, "minSizeInBytes": fals
 func (c *checker) builtinMethod(m *MemberExpr) *FuncType {
 	name := m.Name.Name
 	_, size := sizeMethods[name]
-	if !size && name != "isValid" && name != "setValid" && name != "setInvalid" || c.typeNameOf(m.X) != nil {
+	if !size && name != "isValid" && name != "setValid" && name != "setInvalid" {
 		return nil
 	}
-	st, ok := c.expr(m.X, nil).(*StructType)
-	if !ok || !size && st.Kind == KindStruct {
+	if sym := c.typeNameOf(m.X); sym != nil {
+		if !size {
+			return nil
+		}
+	} else if st, ok := c.expr(m.X, nil).(*StructType); !size && (!ok || st.Kind == KindStruct) {
 		return nil
 	}
+	// The sizes are those of any type, named or of a value.
 	ft := &FuncType{Name: name, Builtin: name, Self: m.X}
 	c.out.Types[m] = ft
 	return ft

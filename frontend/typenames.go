@@ -138,7 +138,7 @@ func startsType(next int) bool {
 	switch next {
 	case parser.P4LexerBIT, parser.P4LexerINT, parser.P4LexerVARBIT, parser.P4LexerBOOL, parser.P4LexerERROR,
 		parser.P4LexerSTRING, parser.P4LexerTUPLE, parser.P4LexerLIST, parser.P4LexerIDENTIFIER, parser.P4LexerDOT,
-		parser.P4LexerMATCH_KIND:
+		parser.P4LexerMATCH_KIND, parser.P4LexerSTRUCT, parser.P4LexerHEADER, parser.P4LexerHEADER_UNION, parser.P4LexerENUM:
 		return true
 	}
 	return false
