@@ -236,18 +236,18 @@ func (c *checker) topDecl(d Decl) {
 		if d.HasBody {
 			c.parserBody(d)
 		} else {
-			c.checkParamTypes(d.TypeParams, d.Params)
+			c.checkParamTypes(d.TypeParams, d.Params, roleBlockApply)
 		}
 	case *ControlDecl:
 		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjControl, Name: d.Name.Name, Decl: d}})
 		if d.Apply != nil {
 			c.controlBody(d)
 		} else {
-			c.checkParamTypes(d.TypeParams, d.Params)
+			c.checkParamTypes(d.TypeParams, d.Params, roleBlockApply)
 		}
 	case *PackageDecl:
 		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjPackage, Name: d.Name.Name, Decl: d}})
-		c.checkParamTypes(d.TypeParams, d.Params)
+		c.checkParamTypes(d.TypeParams, d.Params, rolePackage)
 	case *FuncDecl:
 		c.funcDecl(d)
 	case *ActionDecl:
@@ -289,7 +289,7 @@ func (c *checker) constDecl(d *ConstDecl) {
 func (c *checker) externDecl(d *ExternDecl) {
 	c.checkAnnotations(d.Annos, "an extern")
 	if d.Func != nil {
-		c.checkProto(d.Func, nil)
+		c.checkProto(d.Func, nil, roleExtern)
 		c.declare(&Symbol{Name: d.Func.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Func.Name.Name, Protos: []*FuncProto{d.Func}}})
 		return
 	}
@@ -298,13 +298,21 @@ func (c *checker) externDecl(d *ExternDecl) {
 		if m.Constructor && m.Name.Name != d.Name.Name {
 			c.errorf(m.Name, diag.TypeMismatch, "constructor %s of extern %s must have the extern's name", m.Name.Name, d.Name.Name)
 		}
-		c.checkProto(m, d.TypeParams)
+		if !m.Constructor && m.Name.Name == d.Name.Name {
+			c.errorf(m.Name, diag.TypeMismatch, "%s: invalid constructor; a constructor has no return type", m.Name.Name)
+		}
+		role := roleExtern
+		if m.Abstract {
+			role = roleAbstract
+		}
+		c.checkProto(m, d.TypeParams, role)
+		c.checkSelfReference(m, d)
 	}
 }
 
 // checkProto resolves a prototype's types once, to report bad ones at their
 // declaration.
-func (c *checker) checkProto(p *FuncProto, outer []*Ident) {
+func (c *checker) checkProto(p *FuncProto, outer []*Ident, role paramRole) {
 	c.push()
 	defer c.pop()
 	c.declareTypeParams(outer)
@@ -313,20 +321,40 @@ func (c *checker) checkProto(p *FuncProto, outer []*Ident) {
 	defer c.pop()
 	c.declareTypeParams(p.TypeParams)
 	if p.Return != nil {
-		c.resolveType(p.Return)
+		if ret := c.resolveType(p.Return); ret == tInt && outer != nil {
+			c.errorf(p.Return, diag.TypeMismatch, "int: illegal return type for method %s", p.Name.Name)
+		}
 	}
 	for _, param := range p.Params {
 		c.resolveType(param.Type)
 	}
+	c.checkParams(p.Params, role)
 }
 
-func (c *checker) checkParamTypes(typeParams []*Ident, params []*Param) {
+// checkSelfReference reports a method of an extern that takes or returns
+// the extern itself, which p4c does not support.
+func (c *checker) checkSelfReference(m *FuncProto, d *ExternDecl) {
+	check := func(te TypeExpr) {
+		if t, ok := c.out.TypeOf[te].(*ObjectType); ok && t.Decl == Decl(d) {
+			c.errorf(te, diag.TypeMismatch, "self-referencing types are not supported: %s within %s", d.Name.Name, d.Name.Name)
+		}
+	}
+	if m.Return != nil {
+		check(m.Return)
+	}
+	for _, p := range m.Params {
+		check(p.Type)
+	}
+}
+
+func (c *checker) checkParamTypes(typeParams []*Ident, params []*Param, role paramRole) {
 	c.push()
 	defer c.pop()
 	c.declareTypeParams(typeParams)
 	for _, p := range params {
 		c.resolveType(p.Type)
 	}
+	c.checkParams(params, role)
 }
 
 func (c *checker) declareTypeParams(ps []*Ident) {
@@ -474,7 +502,11 @@ func (c *checker) enumDecl(d *EnumDecl) {
 func (c *checker) typedefDecl(d *TypedefDecl) {
 	t := c.resolveType(d.Type)
 	if d.NewType {
-		t = &NewType{Name: d.Name.Name, Base: t}
+		if !c.checkNewTypeBase(d, t) {
+			t = tInvalid
+		} else {
+			t = &NewType{Name: d.Name.Name, Base: t}
+		}
 	}
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: t})
 }

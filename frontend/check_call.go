@@ -35,6 +35,9 @@ func (c *checker) call(e *CallExpr) Type {
 		}
 		return c.funcCall(e, t)
 	case *ActionType:
+		if len(e.TypeArgs) > 0 {
+			c.errorf(e, diag.WrongArgumentCount, "an action takes no type arguments")
+		}
 		c.actionCall(e, t.Decl)
 		return tVoid
 	}
@@ -279,8 +282,15 @@ func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
 		}
 	}
 	c.bindArgs(e, t.Name, proto.Params, bindings, scope, false)
+	c.inferredWidths(e, proto, bindings)
 	if t.Self == nil && t.Name == "static_assert" {
 		c.staticAssert(e)
+	}
+	if t.Self == nil && t.Name == "verify" && c.parser == nil && !isInvalid(c.out.Types[e.Fn]) {
+		c.errorf(e, diag.NotCallable, "verify may be called only in a parser")
+	}
+	if recv := t.Receiver; recv != nil && recv.Name == "packet_in" {
+		c.packetInCall(e, t.Name, proto, bindings)
 	}
 	ret := c.typeIn(scope, proto.Return)
 	ret = substitute(ret, bindings)
@@ -289,6 +299,83 @@ func (c *checker) funcCall(e *CallExpr, t *FuncType) Type {
 		return tInvalid
 	}
 	return ret
+}
+
+// inferredWidths reports a type parameter inferred from an unsized
+// integer (f(255) for T f<T>(T x)): the value has no width to give it.
+func (c *checker) inferredWidths(e *CallExpr, proto *FuncProto, bindings map[*TypeVar]Type) {
+	for tv, t := range bindings {
+		if t != tInt || !isTypeParamOf(tv, &ExternDecl{TypeParams: proto.TypeParams}) && !isTypeParamOf(tv, &FuncDecl{Proto: proto}) {
+			continue
+		}
+		for _, a := range e.Args {
+			if a.Value != nil && c.out.Types[a.Value] == tInt {
+				c.errorf(a.Value, diag.TypeMismatch, "%s: could not infer a width for the type %s; give the value one (8w%s)", describe(a.Value), tv.Name, describe(a.Value))
+				return
+			}
+		}
+	}
+}
+
+// packetInCall checks packet_in's extract and lookahead (P4-16 §12.8):
+// extract takes a header, the two-argument form one with a varbit field,
+// the other without; lookahead takes a fixed-width type.
+func (c *checker) packetInCall(e *CallExpr, name string, proto *FuncProto, bindings map[*TypeVar]Type) {
+	var t Type
+	for tv, b := range bindings {
+		if len(proto.TypeParams) == 1 && tv.Decl == proto.TypeParams[0] {
+			t = b
+		}
+	}
+	if t == nil || isInvalid(t) {
+		if name == "extract" && len(e.Args) > 0 && e.Args[0].Value == nil {
+			c.errorf(e.Args[0], diag.TypeMismatch, "extract: could not infer the type of _; extract into a header")
+		}
+		return
+	}
+	switch name {
+	case "extract":
+		st, ok := t.(*StructType)
+		if !ok || st.Kind != KindHeader {
+			c.errorf(e.Args[0], diag.TypeMismatch, "extract: %s is not a header", t)
+			return
+		}
+		varbit := false
+		for _, f := range st.Fields {
+			_, v := f.Type.(*VarbitType)
+			varbit = varbit || v
+		}
+		switch {
+		case len(e.Args) == 1 && varbit:
+			c.errorf(e.Args[0], diag.TypeMismatch, "extract: header %s has a varbit field; give its size, extract(h, bits)", st.Name)
+		case len(e.Args) == 2 && !varbit:
+			c.errorf(e.Args[0], diag.TypeMismatch, "extract: header %s has no varbit field to give a size to", st.Name)
+		}
+	case "lookahead":
+		if t == tVoid || !fixedWidth(t) {
+			c.errorf(e, diag.TypeMismatch, "lookahead: %s is not a fixed-width type", t)
+		}
+	}
+}
+
+// fixedWidth reports whether t has a width known at compile time.
+func fixedWidth(t Type) bool {
+	switch t := t.(type) {
+	case *BitsType, BoolType, *NewType:
+		return true
+	case *EnumType:
+		return t.Underlying != nil
+	case *StructType:
+		for _, f := range t.Fields {
+			if !fixedWidth(f.Type) {
+				return false
+			}
+		}
+		return true
+	case *StackType:
+		return fixedWidth(t.Elem)
+	}
+	return false
 }
 
 // staticAssert evaluates static_assert(check[, message]) of core.p4: the
@@ -395,7 +482,16 @@ func (c *checker) bindArgs(e *CallExpr, what string, params []*Param, bindings m
 			}
 			continue
 		}
+		if _, free := substitute(pt, bindings).(*TypeVar); free {
+			if _, ok := a.Value.(*StructExpr); ok {
+				c.errorf(a.Value, diag.TypeMismatch, "%s: cannot infer the type of a structure expression for %s; cast it", what, p.Name.Name)
+				continue
+			}
+		}
 		at := c.expr(a.Value, substitute(pt, bindings))
+		if at == tString && p.Dir != DirNone {
+			c.errorf(a.Value, diag.WrongDirection, "%s: %s has a direction, so it cannot be a string", what, p.Name.Name)
+		}
 		if w, g, ok := blockTypes(substitute(pt, bindings), at); ok && w.Decl != g.Decl {
 			// A parser or control of its own declaration passed where
 			// a parser or control type is wanted: it must fit the type.
@@ -542,9 +638,80 @@ func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, a
 		spec.Args[i] = bindings[v]
 		if spec.Args[i] == nil {
 			spec.Args[i] = v
+			if _, ext := obj.Decl.(*ExternDecl); ext {
+				c.errorf(at, diag.TypeMismatch, "could not infer a type for %s's type parameter %s; give it, as %s<...>(...)", sym.Name, v.Name, sym.Name)
+			}
 		}
 	}
+	c.constantArgs(args)
 	return &spec
+}
+
+// constantArgs reports a constructor argument whose value is not known at
+// compile time (P4-16 §10.3): a constant, a constructor parameter, or an
+// object.
+func (c *checker) constantArgs(args []*Arg) {
+	for _, a := range args {
+		if a.Value == nil {
+			continue
+		}
+		if t := c.out.Types[a.Value]; t == nil || isInvalid(t) || c.knownAtCompileTime(a.Value) {
+			continue
+		}
+		c.errorf(a.Value, diag.NotConstant, "%s: a constructor argument must be a compile-time constant", describe(a.Value))
+	}
+}
+
+// knownAtCompileTime reports whether e is a constant, an object (an
+// instance, a constructor call), or made of constructor parameters.
+func (c *checker) knownAtCompileTime(e Expr) bool {
+	if _, ok := c.out.Values[e]; ok {
+		return true
+	}
+	switch c.out.Types[e].(type) {
+	case *ObjectType, *StackType:
+		return true
+	}
+	switch x := e.(type) {
+	case *NameExpr:
+		sym := c.out.Uses[x]
+		return sym != nil && (sym.Kind == SymParam && sym.Dir == DirNone || sym.Kind == SymConst || sym.Kind == SymInstance)
+	case *UnaryExpr:
+		return c.knownAtCompileTime(x.X)
+	case *BinaryExpr:
+		return c.knownAtCompileTime(x.X) && c.knownAtCompileTime(x.Y)
+	case *CastExpr:
+		return c.knownAtCompileTime(x.X)
+	case *ListExpr:
+		for _, y := range x.Elems {
+			if !c.knownAtCompileTime(y) {
+				return false
+			}
+		}
+		return true
+	case *StructExpr:
+		for _, kv := range x.Fields {
+			if !c.knownAtCompileTime(kv.Value) {
+				return false
+			}
+		}
+		return true
+	case *MemberExpr:
+		return c.knownAtCompileTime(x.X)
+	case *CallExpr:
+		// A @pure extern function of known arguments.
+		ft, ok := c.out.Types[x.Fn].(*FuncType)
+		if !ok || ft.Self != nil || len(ft.Protos) == 0 || ft.Protos[0].Annos.Find("pure") == nil {
+			return false
+		}
+		for _, a := range x.Args {
+			if a.Value != nil && !c.knownAtCompileTime(a.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // packageArgs checks the blocks passed to a package (V1Switch(MyParser(), ...)):
@@ -581,7 +748,9 @@ func (c *checker) packageArgs(call *CallExpr, d *PackageDecl, bindings map[*Type
 			continue
 		}
 		if gotObj.Decl == wantObj.Decl {
-			unify(want, got, bindings)
+			if !unify(want, got, bindings) {
+				c.errorf(a.Value, diag.BadArchitecture, "%s: parameter %s needs %s, got %s", d.Name.Name, p.Name.Name, substitute(want, bindings), got)
+			}
 			continue
 		}
 		c.matchBlock(a.Value, p.Name.Name, wantObj, gotObj, bindings, scope)
@@ -728,6 +897,7 @@ func (c *checker) instance(d *Instance) {
 	} else {
 		c.errorf(d.Type, diag.NotCallable, "%s cannot be instantiated", c.resolveType(d.Type))
 	}
+	c.instanceRules(d, t)
 	if len(d.Init) > 0 {
 		c.abstractMethods(d, t)
 	}
@@ -743,6 +913,50 @@ func (c *checker) instance(d *Instance) {
 		}
 	}
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymInstance, Decl: d, Type: t, ReadOnly: true})
+}
+
+// instanceRules applies what P4-16 requires of an instance beyond its
+// constructor's arguments: a parser or control is instantiated inside a
+// block (of its kind, for a parser), never itself; only an extern takes an
+// initializer, and one with abstract methods needs them all.
+func (c *checker) instanceRules(d *Instance, t Type) {
+	obj, ok := t.(*ObjectType)
+	if !ok {
+		return
+	}
+	switch obj.Kind {
+	case ObjParser, ObjControl:
+		switch {
+		case c.parser == nil && c.control == nil:
+			c.errorf(d.Name, diag.BadArchitecture, "%s: a %s cannot be instantiated at the top level; pass it to a package or instantiate it in a block", d.Name.Name, objectKindName(obj.Kind))
+		case obj.Kind == ObjParser && c.parser == nil:
+			c.errorf(d.Name, diag.BadArchitecture, "%s: a parser cannot be instantiated in a control", d.Name.Name)
+		case c.parser != nil && Decl(c.parser) == obj.Decl || c.control != nil && Decl(c.control) == obj.Decl:
+			c.errorf(d.Type, diag.TypeMismatch, "self-referencing types are not supported: %s within %s", obj.Name, obj.Name)
+		}
+	}
+	if len(d.Init) > 0 && obj.Kind != ObjExtern {
+		c.errorf(d, diag.NotCallable, "%s: only extern instances take an initializer", d.Name.Name)
+		return
+	}
+	ext, ok := obj.declExtern()
+	if !ok {
+		return
+	}
+	for _, m := range ext.Methods {
+		if m.Abstract && m.Annos.Find("optional") == nil && !implements(d.Init, m.Name.Name) {
+			c.errorf(d.Name, diag.UnknownMember, "%s: abstract method %s of %s is not implemented", d.Name.Name, m.Name.Name, ext.Name.Name)
+		}
+	}
+}
+
+func implements(init []Decl, name string) bool {
+	for _, d := range init {
+		if fd, ok := d.(*FuncDecl); ok && fd.Proto.Name.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // abstractMethods checks the bodies given for an extern's abstract methods.
@@ -780,7 +994,36 @@ func (c *checker) abstractMethods(d *Instance, t Type) {
 		saved, savedThis := c.scope, c.this
 		c.scope, c.this = scope, obj
 		c.funcBody(fd)
+		c.matchAbstract(fd, proto)
 		c.scope, c.this = saved, savedThis
+	}
+}
+
+// matchAbstract checks that an abstract method's body has the prototype's
+// parameters (count, directions, types) and return type, in the scope that
+// binds the extern's type parameters.
+func (c *checker) matchAbstract(fd *FuncDecl, proto *FuncProto) {
+	impl := fd.Proto
+	same := func(a, b TypeExpr) bool {
+		return sameType(c.typeIn(c.scope, a), c.typeIn(c.scope, b))
+	}
+	// The body may leave out trailing @optional parameters.
+	needed := len(proto.Params)
+	for needed > 0 && mayOmit(proto.Params[needed-1]) {
+		needed--
+	}
+	if len(impl.Params) < needed || len(impl.Params) > len(proto.Params) {
+		c.errorf(impl.Name, diag.TypeMismatch, "%s takes %s, as declared; this body takes %d", impl.Name.Name, countParams(proto.Params), len(impl.Params))
+		return
+	}
+	for i, p := range proto.Params[:len(impl.Params)] {
+		q := impl.Params[i]
+		if p.Dir != q.Dir || !same(p.Type, q.Type) {
+			c.errorf(q, diag.TypeMismatch, "%s: parameter %s does not match the abstract method's (%s %s)", impl.Name.Name, q.Name.Name, dirName(p.Dir), c.typeIn(c.scope, p.Type))
+		}
+	}
+	if !same(proto.Return, impl.Return) {
+		c.errorf(impl.Name, diag.TypeMismatch, "%s returns %s; the abstract method returns %s", impl.Name.Name, c.typeIn(c.scope, impl.Return), c.typeIn(c.scope, proto.Return))
 	}
 }
 

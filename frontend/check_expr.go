@@ -202,6 +202,9 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 			c.setValue(e, big.NewInt(int64(t.Size)))
 			return &BitsType{Width: 32}
 		case "lastIndex", "nextIndex":
+			if c.parser == nil {
+				c.errorf(e.Name, diag.UnknownMember, "%s of a header stack may be used only in a parser", name)
+			}
 			return &BitsType{Width: 32}
 		case "push_front", "pop_front":
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
@@ -564,6 +567,14 @@ func (c *checker) binaryExpr(e *BinaryExpr) Type {
 		c.asBits(e.X, c.expr(e.X, nil))
 		c.asBits(e.Y, c.expr(e.Y, nil))
 	}
+	negative := false // an operand of / or % written negative (before it is given a width)
+	if e.Op == ir.Div || e.Op == ir.Mod {
+		for _, x := range []Expr{e.X, e.Y} {
+			if v, ok := c.out.Values[x].(*big.Int); ok && v.Sign() < 0 {
+				negative = true
+			}
+		}
+	}
 	t, ok := c.balance(e.Op.String(), e.X, e.Y)
 	if !ok {
 		return tInvalid
@@ -611,12 +622,37 @@ func (c *checker) binaryExpr(e *BinaryExpr) Type {
 			}
 		}
 	}
-	if isInt && (e.Op == ir.Div || e.Op == ir.Mod) {
-		if _, ok := c.out.Values[e]; !ok {
-			c.errorf(e, diag.NotConstant, "%s on int needs compile-time constants", e.Op)
+	if (e.Op == ir.Div || e.Op == ir.Mod) && !c.divisionDefined(e, negative) {
+		return tInvalid
+	}
+	if e.Op.Comparison() && (e.Op == ir.Eq || e.Op == ir.Ne) {
+		switch t.(type) {
+		case *TypeVar:
+			c.errorf(e, diag.TypeMismatch, "values of a type variable (%s) cannot be compared", t)
+			return tInvalid
 		}
 	}
 	return result
+}
+
+// divisionDefined applies P4-16 §8.6 to x / y and x % y that did not
+// fold: neither operand may be negative, and y may not be 0.
+func (c *checker) divisionDefined(e *BinaryExpr, negative bool) bool {
+	if _, folded := c.out.Values[e]; folded {
+		return true
+	}
+	vy, yConst := c.out.Values[e.Y].(*big.Int)
+	switch {
+	case negative:
+		c.errorf(e, diag.TypeMismatch, "%s is not defined on negative numbers", e.Op)
+	case yConst && vy.Sign() == 0:
+		c.errorf(e, diag.TypeMismatch, "division by zero")
+	case c.out.Types[e] == tInt:
+		c.errorf(e, diag.NotConstant, "%s on int needs compile-time constants", e.Op)
+	default:
+		return true
+	}
+	return false
 }
 
 func (c *checker) shiftExpr(e *BinaryExpr) Type {
@@ -657,6 +693,12 @@ func (c *checker) shiftExpr(e *BinaryExpr) Type {
 			if r, ok := foldBinary(e.Op, vx, vy, xt); ok {
 				c.setValue(e, r)
 			}
+		}
+	}
+	if _, isInt := xt.(IntType); isInt && e.Op == ir.Shl {
+		if v, ok := c.out.Values[e.Y].(*big.Int); ok && v.Cmp(big.NewInt(maxWidth)) > 0 {
+			c.errorf(e, diag.BadWidth, "%s << %s is wider than the %d bits p4hls (like p4c) supports", exprText(e.X), v, maxWidth)
+			return tInvalid
 		}
 	}
 	return xt
@@ -883,6 +925,9 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 			return true
 		}
 	case *StructType:
+		if t.Kind == KindHeaderUnion {
+			return false // a header union is initialized member by member
+		}
 		switch f := from.(type) {
 		case *TupleType:
 			le, ok := e.(*ListExpr)
@@ -948,7 +993,7 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 		// An int parameter takes any sized integer (extern arguments).
 		_, ok := from.(*BitsType)
 		return ok
-	case *TypeVar, DontCareType:
+	case DontCareType:
 		return true
 	}
 	return false

@@ -10,10 +10,12 @@ import (
 // ------------------------------------------------------------------ functions, actions
 
 func (c *checker) funcDecl(d *FuncDecl) {
-	c.checkProto(d.Proto, nil)
+	c.checkProto(d.Proto, nil, roleFunction)
 	c.out.FuncOf[d.Proto] = d
-	c.declare(&Symbol{Name: d.Proto.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Proto.Name.Name, Protos: []*FuncProto{d.Proto}}})
+	// Declared after its body: a function may not call itself (P4-16
+	// §10: no recursion).
 	c.funcBody(d)
+	c.declare(&Symbol{Name: d.Proto.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Proto.Name.Name, Protos: []*FuncProto{d.Proto}}})
 }
 
 func (c *checker) funcBody(d *FuncDecl) {
@@ -84,6 +86,7 @@ func (c *checker) actionDecl(d *ActionDecl) {
 		}
 	}
 	c.declareParams(d.Params, true)
+	c.checkParams(d.Params, roleAction)
 	c.blockBody(d.Body)
 }
 
@@ -98,6 +101,8 @@ func (c *checker) parserBody(d *ParserDecl) {
 	c.declareTypeParams(d.TypeParams)
 	c.declareParams(d.Params, false)
 	c.declareParams(d.CtorParams, false)
+	c.checkParams(d.Params, roleBlockApply)
+	c.checkParams(d.CtorParams, roleParserCtor)
 	// Locals may shadow parameters (p4c warns): a scope of their own.
 	c.push()
 	defer c.pop()
@@ -282,6 +287,8 @@ func (c *checker) controlBody(d *ControlDecl) {
 	c.declareTypeParams(d.TypeParams)
 	c.declareParams(d.Params, false)
 	c.declareParams(d.CtorParams, false)
+	c.checkParams(d.Params, roleBlockApply)
+	c.checkParams(d.CtorParams, roleControlCtor)
 	// Locals may shadow parameters (p4c warns): a scope of their own.
 	c.push()
 	defer c.pop()
@@ -306,6 +313,9 @@ func (c *checker) localDecl(d Decl) {
 		c.tableDecl(d)
 	case *ValueSetDecl:
 		elem := c.resolveType(d.Elem)
+		if !isInvalid(elem) && !isValueSetElem(elem) {
+			c.errorf(d.Elem, diag.TypeMismatch, "%s: illegal type for a value_set's elements", elem)
+		}
 		size, _ := c.constInt(d.Size, "value_set size")
 		c.declare(&Symbol{Name: d.Name.Name, Kind: SymValueSet, Decl: d, Type: &ValueSetType{Elem: elem, Size: size}, ReadOnly: true})
 	default:
@@ -321,10 +331,27 @@ func (c *checker) varDecl(d *VarDecl) {
 		c.convert(d.Init, t, "initializer of "+d.Name.Name)
 	}
 	switch t.(type) {
-	case *ObjectType, VoidType, MatchKindType, StringType:
+	case *ObjectType, VoidType, MatchKindType, StringType, IntType:
 		c.errorf(d.Type, diag.TypeMismatch, "a variable cannot have type %s", t)
 	}
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymVar, Decl: d, Type: t})
+}
+
+// isValueSetElem reports whether a value_set may hold values of type t:
+// bits and what is made of bits.
+func isValueSetElem(t Type) bool {
+	switch t := t.(type) {
+	case *StructType:
+		return t.Kind == KindStruct
+	case *TupleType:
+		for _, e := range t.Elems {
+			if !isValueSetElem(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return isSerializable(t)
 }
 
 // ------------------------------------------------------------------ tables

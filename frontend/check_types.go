@@ -27,11 +27,14 @@ func (c *checker) resolveType1(te TypeExpr) Type {
 				c.errorf(te, diag.WrongArgumentCount, "list takes 1 type argument, got %d", len(te.Elems))
 				return tInvalid
 			}
-			return &ListType{Elem: c.resolveType(te.Elems[0])}
+			elem := c.resolveType(te.Elems[0])
+			c.checkTupleElem(te.Elems[0], elem)
+			return &ListType{Elem: elem}
 		}
 		elems := make([]Type, len(te.Elems))
 		for i, e := range te.Elems {
 			elems[i] = c.resolveType(e)
+			c.checkTupleElem(e, elems[i])
 		}
 		return &TupleType{Elems: elems}
 	case *StackTypeExpr:
@@ -166,10 +169,18 @@ func (c *checker) specialize(at diag.Spanned, name string, obj *ObjectType, args
 		c.errorf(at, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", name, want, len(args))
 		return nil, false
 	}
+	if len(obj.Args) > 0 {
+		c.errorf(at, diag.TypeMismatch, "%s is already specialized (%s); it takes no more type arguments", name, obj)
+		return nil, false
+	}
 	spec := *obj
 	spec.Args = make([]Type, len(args))
 	for i, a := range args {
 		spec.Args[i] = c.resolveType(a)
+		if containsSelf(spec.Args[i], obj.Decl) {
+			c.errorf(a, diag.TypeMismatch, "%s contains itself as a type argument", name)
+			return nil, false
+		}
 	}
 	return &spec, true
 }
