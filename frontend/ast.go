@@ -364,6 +364,7 @@ type ActionRef struct {
 	At
 	Annos   Annotations
 	Name    *Ident
+	Global  bool // written with a leading dot: the top-level action
 	Args    []*Arg
 	HasArgs bool
 }

@@ -580,7 +580,7 @@ func (b *builder) tableProp(c parser.ITablePropertyContext) *TableProp {
 }
 
 func (b *builder) actionRef(c parser.IActionRefContext) *ActionRef {
-	a := &ActionRef{At: b.at(c), Annos: b.annotations(c.Annotations()), Name: b.ident(c.Name())}
+	a := &ActionRef{At: b.at(c), Annos: b.annotations(c.Annotations()), Name: b.ident(c.Name()), Global: c.DOT() != nil}
 	if c.LPAREN() != nil {
 		a.HasArgs = true
 		a.Args = b.args(c.ArgumentList())

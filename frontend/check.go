@@ -210,6 +210,7 @@ func (c *checker) pop()  { c.scope = c.scope.parent }
 // ------------------------------------------------------------------ top-level declarations
 
 func (c *checker) topDecl(d Decl) {
+	c.checkNoAction(d)
 	switch d := d.(type) {
 	case *ConstDecl:
 		c.constDecl(d)

@@ -673,6 +673,8 @@ func (c *checker) knownAtCompileTime(e Expr) bool {
 		return true
 	}
 	switch x := e.(type) {
+	case *InvalidExpr, *DotsExpr:
+		return true
 	case *NameExpr:
 		sym := c.out.Uses[x]
 		return sym != nil && (sym.Kind == SymParam && sym.Dir == DirNone || sym.Kind == SymConst || sym.Kind == SymInstance)

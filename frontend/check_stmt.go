@@ -402,6 +402,7 @@ func (c *checker) tableDecl(d *TableDecl) {
 	if seen["actions"] == nil {
 		c.errorf(d.Name, diag.BadTable, "table %s has no actions property", d.Name.Name)
 	}
+	defer c.tableRules(d, seen) // after the entries are checked
 	for _, p := range entries {
 		if seen["key"] == nil && len(p.Entries) > 0 {
 			c.errorf(p.Name, diag.BadTable, "table %s has entries but no key", d.Name.Name)
@@ -450,7 +451,11 @@ func joinNames(names []string) string {
 // bind its parameters with directions; full is set where every parameter
 // needs a value (default_action, entries).
 func (c *checker) actionRef(ar *ActionRef, full bool) *ActionDecl {
-	sym := c.scope.Lookup(ar.Name.Name)
+	scope := c.scope
+	if ar.Global {
+		scope = scope.root()
+	}
+	sym := scope.Lookup(ar.Name.Name)
 	if sym == nil {
 		c.errorf(ar.Name, diag.UndeclaredName, "undeclared action %s", ar.Name.Name)
 		return nil
@@ -502,10 +507,10 @@ func (c *checker) defaultAction(d *TableDecl, p *TableProp, actions map[string]*
 func exprToActionRef(e Expr) *ActionRef {
 	switch x := e.(type) {
 	case *NameExpr:
-		return &ActionRef{At: x.At, Name: &Ident{At: x.At, Name: x.Name}}
+		return &ActionRef{At: x.At, Name: &Ident{At: x.At, Name: x.Name}, Global: x.Global}
 	case *CallExpr:
 		if n, ok := x.Fn.(*NameExpr); ok {
-			return &ActionRef{At: x.At, Name: &Ident{At: n.At, Name: n.Name}, Args: x.Args, HasArgs: true}
+			return &ActionRef{At: x.At, Name: &Ident{At: n.At, Name: n.Name}, Global: n.Global, Args: x.Args, HasArgs: true}
 		}
 	}
 	return nil

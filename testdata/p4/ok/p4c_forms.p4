@@ -94,12 +94,12 @@ control Mark(inout app_t app) {
     @note(it's any token: $ too)
     table by_op {
         key = { app.op: exact; }
-        actions = { .set_out; NoAction; }
+        actions = { set_out; .NoAction; }
         const entries = {
             (op_t.ADD): set_out(1);
             2: set_out(2);
         }
-        default_action = NoAction();
+        default_action = .NoAction();
     }
     apply {
         by_op.apply();
