@@ -14,13 +14,13 @@ import (
 type paramRole int
 
 const (
-	roleAction     paramRole = iota
-	roleFunction             // a function with a body
-	roleExtern               // an extern function, method or constructor
-	roleAbstract             // an abstract method of an extern
-	roleBlockApply           // the apply parameters of a parser or control
-	roleParserCtor           // the constructor parameters of a parser
-	roleControlCtor          // the constructor parameters of a control
+	roleAction      paramRole = iota
+	roleFunction              // a function with a body
+	roleExtern                // an extern function, method or constructor
+	roleAbstract              // an abstract method of an extern
+	roleBlockApply            // the apply parameters of a parser or control
+	roleParserCtor            // the constructor parameters of a parser
+	roleControlCtor           // the constructor parameters of a control
 	rolePackage
 )
 
