@@ -38,6 +38,8 @@ type Annotation struct {
 	Body  []string
 	Exprs []Expr
 	KV    []*KeyValue
+	// Structured is set for @name[...], whose expressions are checked.
+	Structured bool
 }
 
 // Annotations is a list of annotations with lookup helpers.

@@ -113,6 +113,7 @@ func (b *builder) annotation(c parser.IAnnotationContext) *Annotation {
 		a.Exprs = b.annotationExprs(body)
 	}
 	if s := c.StructuredAnnotationBody(); s != nil {
+		a.Structured = true
 		if s.ExpressionList() != nil {
 			a.Exprs = b.exprList(s.ExpressionList())
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
@@ -233,6 +234,7 @@ func (c *checker) topDecl(d Decl) {
 	case *TypedefDecl:
 		c.typedefDecl(d)
 	case *ParserDecl:
+		c.checkAnnotations(d.Annos, "a parser")
 		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjParser, Name: d.Name.Name, Decl: d}})
 		if d.HasBody {
 			c.parserBody(d)
@@ -240,6 +242,7 @@ func (c *checker) topDecl(d Decl) {
 			c.checkParamTypes(d.TypeParams, d.Params, roleBlockApply)
 		}
 	case *ControlDecl:
+		c.checkAnnotations(d.Annos, "a control")
 		c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjControl, Name: d.Name.Name, Decl: d}})
 		if d.Apply != nil {
 			c.controlBody(d)
@@ -308,6 +311,9 @@ func (c *checker) externDecl(d *ExternDecl) {
 		}
 		c.checkProto(m, d.TypeParams, role)
 		c.checkSelfReference(m, d)
+		if m.Return != nil && c.out.TypeOf[m.Return] == tInt {
+			c.errorf(m.Return, diag.TypeMismatch, "int: illegal return type for method %s", m.Name.Name)
+		}
 	}
 }
 
@@ -322,9 +328,7 @@ func (c *checker) checkProto(p *FuncProto, outer []*Ident, role paramRole) {
 	defer c.pop()
 	c.declareTypeParams(p.TypeParams)
 	if p.Return != nil {
-		if ret := c.resolveType(p.Return); ret == tInt && outer != nil {
-			c.errorf(p.Return, diag.TypeMismatch, "int: illegal return type for method %s", p.Name.Name)
-		}
+		c.resolveType(p.Return)
 	}
 	for _, param := range p.Params {
 		c.resolveType(param.Type)
@@ -398,9 +402,33 @@ func (c *checker) structFields(d *StructDecl, st *StructType) {
 			c.errorf(f.Type, diag.TypeMismatch, "%s cannot contain a field of its own type", d.Name.Name)
 			ft = tInvalid
 		}
+		c.fieldAnnotations(f, seen)
 		c.checkFieldType(d, f, ft)
 		st.Fields = append(st.Fields, &FieldInfo{Name: f.Name.Name, Type: ft})
 	}
+}
+
+// fieldAnnotations checks the annotations of a field: @match names a
+// match kind; @length names a field declared before.
+func (c *checker) fieldAnnotations(f *Field, before map[string]bool) {
+	c.checkAnnotations(f.Annos, "a field")
+	if a := f.Annos.Find("match"); a != nil && !a.Structured {
+		if sym := c.scope.Lookup(strings.Join(a.Body, "")); sym == nil || sym.Kind != SymMatchKind {
+			c.errorf(a, diag.TypeMismatch, "@match: %s is not a match_kind", strings.Join(a.Body, " "))
+		}
+	}
+	if a := f.Annos.Find("length"); a != nil && !a.Structured && len(a.Body) == 1 && isIdent(a.Body[0]) && !before[a.Body[0]] {
+		c.errorf(a, diag.UndeclaredName, "@length: %s is not a field declared before %s", a.Body[0], f.Name.Name)
+	}
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // checkFieldType applies P4-16 §7.2.2: header fields are bit<W>, int<W>,
@@ -501,6 +529,7 @@ func (c *checker) enumDecl(d *EnumDecl) {
 }
 
 func (c *checker) typedefDecl(d *TypedefDecl) {
+	c.checkAnnotations(d.Annos, "a type")
 	t := c.resolveType(d.Type)
 	if d.NewType {
 		if !c.checkNewTypeBase(d, t) {
@@ -518,4 +547,73 @@ func (c *checker) checkAnnotations(as Annotations, what string) {
 	if a := as.Find("atomic"); a != nil {
 		c.errorf(a, diag.MisplacedAtomic, "@atomic applies to a block statement, not to %s; write it before the { of a block inside an action", what)
 	}
+	c.annotationRules(as)
+}
+
+// annotationRules applies the rules P4-16 §18 sets on annotations: a
+// structured annotation appears once per element, with constant ints,
+// strings and bools; @name and @deprecated hold a string.
+func (c *checker) annotationRules(as Annotations) {
+	structured := map[string]bool{}
+	for _, a := range as {
+		if a.Structured {
+			if structured[a.Name] {
+				c.errorf(a, diag.Redeclared, "@%s: a structured annotation may appear once", a.Name)
+			}
+			structured[a.Name] = true
+			values := append([]Expr(nil), a.Exprs...)
+			for _, kv := range a.KV {
+				values = append(values, kv.Value)
+			}
+			for _, x := range values {
+				c.annotationValue(a, x)
+			}
+		}
+		switch a.Name {
+		case "name", "deprecated":
+			if a.Structured {
+				continue
+			}
+			if !stringBody(a) {
+				c.errorf(a, diag.TypeMismatch, "@%s should contain a string", a.Name)
+			}
+		}
+	}
+}
+
+// stringBody reports whether an annotation's body is a string: a literal,
+// or literals and names joined by ++ (p4c folds them).
+func stringBody(a *Annotation) bool {
+	if len(a.Exprs) == 1 {
+		_, ok := a.Exprs[0].(*StringLit)
+		return ok
+	}
+	if len(a.Exprs) > 1 || len(a.Body) == 0 {
+		return false
+	}
+	for i, tok := range a.Body {
+		switch {
+		case i%2 == 1 && tok == "++":
+		case i%2 == 0 && (strings.HasPrefix(tok, `"`) || isIdent(tok)):
+		default:
+			return false
+		}
+	}
+	return len(a.Body)%2 == 1
+}
+
+// annotationValue checks one value of a structured annotation.
+func (c *checker) annotationValue(a *Annotation, x Expr) {
+	t := c.expr(x, nil)
+	if isInvalid(t) {
+		return
+	}
+	_, constant := c.out.Values[x]
+	switch t.(type) {
+	case IntType, *BitsType, StringType, BoolType:
+		if constant {
+			return
+		}
+	}
+	c.errorf(x, diag.TypeMismatch, "@%s: %s is not a constant int, string or bool", a.Name, describe(x))
 }

@@ -340,12 +340,16 @@ func (c *checker) packetInCall(e *CallExpr, name string, proto *FuncProto, bindi
 			c.errorf(e.Args[0], diag.TypeMismatch, "extract: %s is not a header", t)
 			return
 		}
-		varbit := false
+		varbits := 0
 		for _, f := range st.Fields {
-			_, v := f.Type.(*VarbitType)
-			varbit = varbit || v
+			if _, v := f.Type.(*VarbitType); v {
+				varbits++
+			}
 		}
+		varbit := varbits > 0
 		switch {
+		case varbits > 1:
+			c.errorf(e.Args[0], diag.TypeMismatch, "extract: header %s has %d varbit fields; extract takes one size", st.Name, varbits)
 		case len(e.Args) == 1 && varbit:
 			c.errorf(e.Args[0], diag.TypeMismatch, "extract: header %s has a varbit field; give its size, extract(h, bits)", st.Name)
 		case len(e.Args) == 2 && !varbit:
@@ -489,6 +493,9 @@ func (c *checker) bindArgs(e *CallExpr, what string, params []*Param, bindings m
 			}
 		}
 		at := c.expr(a.Value, substitute(pt, bindings))
+		if !c.passable(a.Value, at, what, exact) {
+			continue
+		}
 		if at == tString && p.Dir != DirNone {
 			c.errorf(a.Value, diag.WrongDirection, "%s: %s has a direction, so it cannot be a string", what, p.Name.Name)
 		}
@@ -590,12 +597,20 @@ func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, a
 		bindings[vars[i]] = nil
 	}
 	if len(typeArgs) > 0 {
+		if len(obj.Args) > 0 {
+			c.errorf(at, diag.TypeMismatch, "%s is already specialized (%s); it takes no more type arguments", sym.Name, obj)
+			return tInvalid
+		}
 		if len(typeArgs) != len(tps) {
 			c.errorf(at, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", sym.Name, len(tps), len(typeArgs))
 			return tInvalid
 		}
 		for i, ta := range typeArgs {
 			bindings[vars[i]] = c.resolveType(ta)
+			if containsSelf(bindings[vars[i]], obj.Decl) {
+				c.errorf(ta, diag.TypeMismatch, "%s contains itself as a type argument", sym.Name)
+				return tInvalid
+			}
 		}
 	} else if len(obj.Args) == len(vars) {
 		// A typedef of a specialized type (typedef R<bit<8>> R8) brings
@@ -614,6 +629,9 @@ func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, a
 	call := &CallExpr{At: At{at.Span()}, Args: args}
 	switch d := obj.Decl.(type) {
 	case *ExternDecl:
+		if _, inExpr := at.(*CallExpr); inExpr && hasAbstract(d) {
+			c.errorf(at, diag.NotCallable, "%s has abstract methods: instantiate it with an initializer that implements them", sym.Name)
+		}
 		var ctors []*FuncProto
 		for _, m := range d.Methods {
 			if m.Constructor && arityFits(m.Params, args) {
@@ -634,17 +652,41 @@ func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, a
 		c.packageArgs(call, d, bindings, scope)
 	}
 	spec.Args = make([]Type, len(vars))
+	_, isExtern := obj.Decl.(*ExternDecl)
+	pkg, isPackage := obj.Decl.(*PackageDecl)
 	for i, v := range vars {
 		spec.Args[i] = bindings[v]
 		if spec.Args[i] == nil {
 			spec.Args[i] = v
-			if _, ext := obj.Decl.(*ExternDecl); ext {
+			// A package's type parameters may stay free only through
+			// @optional parameters left out (TNA's Switch).
+			if len(typeArgs) == 0 && (isExtern || isPackage && !omitsOptional(pkg.Params, args)) {
 				c.errorf(at, diag.TypeMismatch, "could not infer a type for %s's type parameter %s; give it, as %s<...>(...)", sym.Name, v.Name, sym.Name)
 			}
 		}
 	}
 	c.constantArgs(args)
 	return &spec
+}
+
+func hasAbstract(d *ExternDecl) bool {
+	for _, m := range d.Methods {
+		if m.Abstract && m.Annos.Find("optional") == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// omitsOptional reports whether a call leaves out an @optional parameter.
+func omitsOptional(params []*Param, args []*Arg) bool {
+	ordered := orderArgs(params, args)
+	for i, p := range params {
+		if ordered[i] == nil && p.Annos.Find("optional") != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // constantArgs reports a constructor argument whose value is not known at
@@ -668,16 +710,16 @@ func (c *checker) knownAtCompileTime(e Expr) bool {
 	if _, ok := c.out.Values[e]; ok {
 		return true
 	}
-	switch c.out.Types[e].(type) {
-	case *ObjectType, *StackType:
-		return true
-	}
 	switch x := e.(type) {
 	case *InvalidExpr, *DotsExpr:
 		return true
 	case *NameExpr:
 		sym := c.out.Uses[x]
-		return sym != nil && (sym.Kind == SymParam && sym.Dir == DirNone || sym.Kind == SymConst || sym.Kind == SymInstance)
+		if sym != nil && sym.Kind == SymParam && sym.Dir != DirNone {
+			_, obj := sym.Type.(*ObjectType)
+			return obj // an extern object passed as a parameter
+		}
+		return sym != nil && (sym.Kind == SymParam || sym.Kind == SymConst || sym.Kind == SymInstance)
 	case *UnaryExpr:
 		return c.knownAtCompileTime(x.X)
 	case *BinaryExpr:
@@ -701,9 +743,11 @@ func (c *checker) knownAtCompileTime(e Expr) bool {
 	case *MemberExpr:
 		return c.knownAtCompileTime(x.X)
 	case *CallExpr:
-		// A @pure extern function of known arguments.
-		ft, ok := c.out.Types[x.Fn].(*FuncType)
-		if !ok || ft.Self != nil || len(ft.Protos) == 0 || ft.Protos[0].Annos.Find("pure") == nil {
+		if _, ctor := c.out.Types[e].(*ObjectType); ctor && c.typeNameOf(x.Fn) != nil {
+			return true // an instance built in place
+		}
+		// An extern function (a factory, or @pure) of known arguments.
+		if ft, ok := c.out.Types[x.Fn].(*FuncType); !ok || ft.Self != nil || len(ft.Protos) == 0 {
 			return false
 		}
 		for _, a := range x.Args {
@@ -726,6 +770,16 @@ func (c *checker) packageArgs(call *CallExpr, d *PackageDecl, bindings map[*Type
 	}
 	for i, p := range d.Params {
 		a := ordered[i]
+		isDefault := a == nil && p.Default != nil
+		if isDefault {
+			// The default binds the types as an argument would; it is
+			// written in the package's scope (EmptyChecksum<H, M>()).
+			a = &Arg{At: At{p.Default.Span()}, Value: p.Default}
+			saved := c.scope
+			c.scope = newScope(scope)
+			c.expr(p.Default, nil)
+			c.scope = saved
+		}
 		if a == nil {
 			if !mayOmit(p) {
 				c.errorf(call, diag.WrongArgumentCount, "%s: missing argument for parameter %s", d.Name.Name, p.Name.Name)
@@ -844,6 +898,23 @@ func isTypeParamOf(tv *TypeVar, d Decl) bool {
 		}
 	}
 	return false
+}
+
+// passable reports a value that cannot be an argument of a function,
+// method or action: a table, or a parser or control instance (those go to
+// constructors, as blocks).
+func (c *checker) passable(x Expr, t Type, what string, ctor bool) bool {
+	switch t := t.(type) {
+	case *TableType:
+		c.errorf(x, diag.TypeMismatch, "%s: a table cannot be an argument", what)
+		return false
+	case *ObjectType:
+		if (t.Kind == ObjParser || t.Kind == ObjControl) && !ctor {
+			c.errorf(x, diag.TypeMismatch, "%s: an argument cannot be a %s", what, objectKindName(t.Kind))
+			return false
+		}
+	}
+	return true
 }
 
 // blockTypes returns want and got as object types when both are parsers

@@ -58,7 +58,9 @@ func (c *checker) declareParams(params []*Param, actionParams bool) {
 		t := c.resolveType(p.Type)
 		if p.Default != nil {
 			c.expr(p.Default, t)
-			c.convert(p.Default, t, "default value of "+p.Name.Name)
+			if c.convert(p.Default, t, "default value of "+p.Name.Name) && !c.knownAtCompileTime(p.Default) {
+				c.errorf(p.Default, diag.NotConstant, "the default value of %s must be a compile-time constant", p.Name.Name)
+			}
 		}
 		readOnly := p.Dir == DirIn || (p.Dir == DirNone && actionParams)
 		if p.Dir == DirNone && !actionParams {
