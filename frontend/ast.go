@@ -186,6 +186,8 @@ type Instance struct {
 	Name  *Ident
 	Size  Expr   // nil for one instance
 	Init  []Decl // FuncDecl and Instance
+	// HasInit is set when an initializer is written, even an empty one.
+	HasInit bool
 }
 
 // StructKind tells headers, header unions and structs apart.

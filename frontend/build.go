@@ -386,6 +386,7 @@ func (b *builder) instance(c parser.IInstantiationContext) *Instance {
 		inst.Size = b.expr(c.Expression())
 	}
 	if init := c.ObjectInitializer(); init != nil {
+		inst.HasInit = true
 		for _, od := range init.AllObjectDeclaration() {
 			if od.FunctionDeclaration() != nil {
 				inst.Init = append(inst.Init, b.funcDecl(od.FunctionDeclaration()))

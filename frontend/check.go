@@ -554,13 +554,16 @@ func (c *checker) checkAnnotations(as Annotations, what string) {
 // structured annotation appears once per element, with constant ints,
 // strings and bools; @name and @deprecated hold a string.
 func (c *checker) annotationRules(as Annotations) {
-	structured := map[string]bool{}
+	count := map[string]int{}
+	for _, a := range as {
+		count[a.Name]++
+	}
 	for _, a := range as {
 		if a.Structured {
-			if structured[a.Name] {
+			if count[a.Name] > 1 {
 				c.errorf(a, diag.Redeclared, "@%s: a structured annotation may appear once", a.Name)
+				count[a.Name] = 0 // reported once
 			}
-			structured[a.Name] = true
 			values := append([]Expr(nil), a.Exprs...)
 			for _, kv := range a.KV {
 				values = append(values, kv.Value)

@@ -747,7 +747,7 @@ func (c *checker) knownAtCompileTime(e Expr) bool {
 			return true // an instance built in place
 		}
 		// An extern function (a factory, or @pure) of known arguments.
-		if ft, ok := c.out.Types[x.Fn].(*FuncType); !ok || ft.Self != nil || len(ft.Protos) == 0 {
+		if ft, ok := c.out.Types[x.Fn].(*FuncType); !ok || ft.Self != nil || len(ft.Protos) == 0 || c.out.FuncOf[ft.Protos[0]] != nil {
 			return false
 		}
 		for _, a := range x.Args {
@@ -1008,7 +1008,7 @@ func (c *checker) instanceRules(d *Instance, t Type) {
 			c.errorf(d.Type, diag.TypeMismatch, "self-referencing types are not supported: %s within %s", obj.Name, obj.Name)
 		}
 	}
-	if len(d.Init) > 0 && obj.Kind != ObjExtern {
+	if d.HasInit && obj.Kind != ObjExtern {
 		c.errorf(d, diag.NotCallable, "%s: only extern instances take an initializer", d.Name.Name)
 		return
 	}

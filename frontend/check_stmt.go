@@ -10,6 +10,7 @@ import (
 // ------------------------------------------------------------------ functions, actions
 
 func (c *checker) funcDecl(d *FuncDecl) {
+	c.checkAnnotations(d.Proto.Annos, "a function")
 	c.checkProto(d.Proto, nil, roleFunction)
 	c.out.FuncOf[d.Proto] = d
 	// Declared after its body: a function may not call itself (P4-16
@@ -500,8 +501,8 @@ func (c *checker) defaultAction(d *TableDecl, p *TableProp, actions map[string]*
 	if a != nil {
 		c.out.ActionOf[p.Value] = a
 	}
-	if a != nil && actions[a.Name.Name] == nil {
-		c.errorf(p.Value, diag.BadTable, "default action %s is not in the actions of table %s", a.Name.Name, d.Name.Name)
+	if a != nil && actions[a.Name.Name] != a {
+		c.errorf(p.Value, diag.BadTable, "default action %s is not in the actions of table %s (another action of that name is)", a.Name.Name, d.Name.Name)
 	}
 }
 

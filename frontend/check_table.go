@@ -39,7 +39,7 @@ func (c *checker) tableRules(d *TableDecl, props map[string]*TableProp) {
 	}
 	if def := props["default_action"]; def != nil && acts != nil {
 		if ar := exprToActionRef(def.Value); ar != nil {
-			c.boundArgsMatch(ar, acts)
+			c.boundArgsMatch(c.out.ActionOf[def.Value], ar.Args, acts)
 			c.constantActionData(def.Value, ar)
 		}
 	} else if def == nil && acts != nil {
@@ -112,7 +112,7 @@ func (c *checker) entryRules(d *TableDecl, key, entries, acts *TableProp) {
 			}
 			seen[id] = true
 		}
-		c.boundArgsMatch(e.Action, acts)
+		c.boundArgsMatch(c.out.ActionOf[e.Action], e.Action.Args, acts)
 		if a := c.out.ActionOf[e.Action]; a != nil {
 			for _, ar := range acts.Actions {
 				if c.out.ActionOf[ar] == a && ar.Annos.Find("defaultonly") != nil {
@@ -177,8 +177,7 @@ func (c *checker) entryKey(e *Entry) (string, bool) {
 // boundArgsMatch checks that an action reference of the default action or
 // an entry binds what the actions list binds (the parameters with
 // directions) to the same arguments.
-func (c *checker) boundArgsMatch(ar *ActionRef, acts *TableProp) {
-	a := c.out.ActionOf[ar]
+func (c *checker) boundArgsMatch(a *ActionDecl, args []*Arg, acts *TableProp) {
 	if a == nil {
 		return
 	}
@@ -187,23 +186,55 @@ func (c *checker) boundArgsMatch(ar *ActionRef, acts *TableProp) {
 			continue
 		}
 		for i, want := range listed.Args {
-			if i >= len(ar.Args) || want.Value == nil || ar.Args[i].Value == nil {
+			if i >= len(args) || want.Value == nil || args[i].Value == nil {
 				continue
 			}
-			if got := ar.Args[i].Value; !c.sameArg(got, want.Value) {
+			if got := args[i].Value; !c.sameArg(got, want.Value) {
 				c.errorf(got, diag.BadTable, "%s: the argument does not match the one in the actions list, %s", describe(got), describe(want.Value))
 			}
 		}
 	}
 }
 
-// sameArg reports whether two arguments are the same: equal constants, or
-// the same text.
+// sameArg reports whether two arguments are the same: equal constants,
+// structures with the same fields, lists of the same elements, or the same
+// text.
 func (c *checker) sameArg(x, y Expr) bool {
 	vx, okx := c.out.Values[x]
 	vy, oky := c.out.Values[y]
 	if okx && oky {
 		return sameValue(vx, vy)
+	}
+	switch a := x.(type) {
+	case *StructExpr:
+		b, ok := y.(*StructExpr)
+		if !ok || len(a.Fields) != len(b.Fields) {
+			return false
+		}
+		for _, fa := range a.Fields {
+			found := false
+			for _, fb := range b.Fields {
+				found = found || fa.Key.Name == fb.Key.Name && c.sameArg(fa.Value, fb.Value)
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case *ListExpr:
+		b, ok := y.(*ListExpr)
+		if !ok || len(a.Elems) != len(b.Elems) {
+			return false
+		}
+		for i := range a.Elems {
+			if !c.sameArg(a.Elems[i], b.Elems[i]) {
+				return false
+			}
+		}
+		return true
+	case *CastExpr:
+		b, ok := y.(*CastExpr)
+		return ok && sameType(c.out.TypeOf[a.Type], c.out.TypeOf[b.Type]) && c.sameArg(a.X, b.X)
 	}
 	return exprText(x) == exprText(y) && exprText(x) != "key"
 }
