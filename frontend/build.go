@@ -42,6 +42,9 @@ func (b *builder) file(c parser.IProgramContext) *File {
 		if t := d.TypeDeclaration(); t != nil && t.TypedefDeclaration() != nil && t.TypedefDeclaration().DerivedTypeDeclaration() != nil {
 			// typedef struct S { ... } T; declares S, then T.
 			td := t.TypedefDeclaration()
+			if td.TYPE() != nil {
+				b.diags.Errorf(b.at(td.DerivedTypeDeclaration()), diag.SyntaxError, "syntax error: type makes a new type of a base type; declare the struct with typedef")
+			}
 			inner := b.derivedType(td.DerivedTypeDeclaration())
 			f.Decls = append(f.Decls, inner, &TypedefDecl{At: b.at(td), Annos: b.annotations(td.Annotations()),
 				NewType: td.TYPE() != nil, Type: &NamedType{At: inner.DeclName().At, Name: inner.DeclName()}, Name: b.ident(td.Name())})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/p4hls/p4hls/diag"
@@ -212,6 +213,11 @@ func (c *checker) pop()  { c.scope = c.scope.parent }
 
 func (c *checker) topDecl(d Decl) {
 	c.checkNoAction(d)
+	if id := d.DeclName(); id != nil && id.Name == "main" {
+		if e, ok := d.(*ExternDecl); ok && e.Func == nil {
+			c.errorf(id, diag.BadArchitecture, "main must be an instance of a package")
+		}
+	}
 	switch d := d.(type) {
 	case *ConstDecl:
 		c.constDecl(d)
@@ -260,9 +266,29 @@ func (c *checker) topDecl(d Decl) {
 		c.instance(d)
 		if d.Name.Name == "main" {
 			c.out.Main = d
+			if t, ok := c.out.TypeOf[d.Type].(*ObjectType); ok && t.Kind != ObjPackage {
+				c.errorf(d.Type, diag.BadArchitecture, "main must be an instance of a package, not of %s %s", objectKindName(t.Kind), t.Name)
+			}
 		}
 	default:
 		c.errorf(d, diag.Unsupported, "this declaration is not allowed at the top level")
+	}
+}
+
+// v1modelVersions are the versions of v1model.p4's API (V1MODEL_VERSION),
+// which p4c's v1model.p4 and p4hls's declare __v1model_version from.
+var v1modelVersions = []int64{20180101, 20200408}
+
+// v1modelVersion reports a V1MODEL_VERSION that is not a version of the
+// API, as p4c does.
+func (c *checker) v1modelVersion(e Expr) {
+	v, ok := c.out.Values[e].(*big.Int)
+	switch {
+	case !ok:
+	case v.Sign() < 0:
+		c.errorf(e, diag.BadArchitecture, "%s: expected the v1model version to be a non-negative number", v)
+	case !slices.Contains(v1modelVersions, v.Int64()):
+		c.errorf(e, diag.BadArchitecture, "%s: unknown v1model version; the versions are %d and %d", v, v1modelVersions[0], v1modelVersions[1])
 	}
 }
 
@@ -282,6 +308,9 @@ func (c *checker) constDecl(d *ConstDecl) {
 	t := c.resolveType(d.Type)
 	c.checkAnnotations(d.Annos, "a constant")
 	c.expr(d.Value, t)
+	if d.Name.Name == "__v1model_version" {
+		c.v1modelVersion(d.Value)
+	}
 	c.convert(d.Value, t, "constant "+d.Name.Name)
 	v, ok := c.out.Values[d.Value]
 	if !ok && !isInvalid(c.out.Types[d.Value]) {
@@ -573,6 +602,14 @@ func (c *checker) annotationRules(as Annotations) {
 			}
 		}
 		switch a.Name {
+		case "pkginfo":
+			if !a.Structured && !kvBody(a.Body) {
+				c.errorf(a, diag.SyntaxError, "syntax error: @pkginfo takes key=value pairs")
+			}
+		case "p4runtime_translation":
+			if len(a.Body) == 3 && a.Body[1] == "," && !isDecimal(a.Body[2]) && a.Body[2] != "string" {
+				c.errorf(a, diag.SyntaxError, "syntax error: the second argument of @p4runtime_translation is a width, bit<W> or string, not %s", a.Body[2])
+			}
 		case "name", "deprecated":
 			if a.Structured {
 				continue
@@ -582,6 +619,19 @@ func (c *checker) annotationRules(as Annotations) {
 			}
 		}
 	}
+}
+
+// kvBody reports whether annotation tokens are key=value pairs.
+func kvBody(body []string) bool {
+	if len(body) == 0 {
+		return false
+	}
+	for i := 0; i < len(body); i += 4 {
+		if i+2 >= len(body) || !isIdent(body[i]) || body[i+1] != "=" || i+3 < len(body) && body[i+3] != "," {
+			return false
+		}
+	}
+	return true
 }
 
 // stringBody reports whether an annotation's body is a string: a literal,

@@ -884,7 +884,14 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 		c.out.Types[e] = to // the default value of the type wanted
 		return true
 	}
-	if le, ok := e.(*ListExpr); ok && len(le.Elems) == 1 && !isAggregate(to) {
+	if _, dots := e.(*DotsExpr); dots {
+		switch to.(type) {
+		case *ListType, *ObjectType:
+			c.errorf(e, diag.TypeMismatch, "...: %s has no default value", to)
+			return true // reported
+		}
+	}
+	if le, ok := e.(*ListExpr); ok && len(le.Elems) == 1 && !isAggregate(to) && !isDots(le.Elems[0]) {
 		// A list of one value stands for the value, as p4c has it
 		// ({9w192} for a bit<9>).
 		x := le.Elems[0]
@@ -997,6 +1004,11 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 		return true
 	}
 	return false
+}
+
+func isDots(e Expr) bool {
+	_, ok := e.(*DotsExpr)
+	return ok
 }
 
 // isAggregate reports whether values of t have elements or fields.

@@ -272,6 +272,14 @@ func (c *checker) reachableStates(d *ParserDecl, states map[string]*ParserState)
 		}
 	}
 	visit("start")
+	ends := false // some reachable state can end the parser
+	for name := range seen {
+		t := states[name].Transition
+		ends = ends || t == nil || t.Select != nil || t.Next.Name == "accept" || t.Next.Name == "reject" || states[t.Next.Name] == nil
+	}
+	if states["start"] != nil && !ends {
+		c.errorf(d.Name, diag.BadParser, "parser %s never reaches accept or reject", d.Name.Name)
+	}
 	for _, s := range d.States {
 		if states[s.Name.Name] == s && !seen[s.Name.Name] && states["start"] != nil {
 			c.diags.Warnf(s.Name, diag.BadParser, "state %s is unreachable from start", s.Name.Name)
@@ -591,11 +599,31 @@ func (c *checker) stmt(s Stmt) {
 	case *DeclStmt:
 		switch d := s.Decl.(type) {
 		case *VarDecl:
+			c.shadowsParam(d.Name)
 			c.varDecl(d)
 		case *ConstDecl:
 			c.constDecl(d)
 		case *Instance:
 			c.errorf(d, diag.BadStatement, "instances must be declared before apply, with the control's other declarations")
+		}
+	}
+}
+
+// shadowsParam reports a variable declared among statements with the name
+// of a parameter of its parser, control or action, which p4c refuses.
+func (c *checker) shadowsParam(id *Ident) {
+	var params []*Param
+	switch {
+	case c.action != nil:
+		params = c.action.Params
+	case c.control != nil:
+		params = c.control.Params
+	case c.parser != nil:
+		params = c.parser.Params
+	}
+	for _, p := range params {
+		if p.Name.Name == id.Name {
+			c.errorf(id, diag.Redeclared, "the declaration of %s shadows a parameter", id.Name)
 		}
 	}
 }
