@@ -537,6 +537,8 @@ func (c *checker) enumDecl(d *EnumDecl) {
 		et.Underlying = b
 	}
 	seen := map[string]bool{}
+	// A member's value may name the members before it (p4c: c = (bit<4>)a).
+	c.push()
 	for _, m := range d.Members {
 		if seen[m.Name.Name] {
 			c.errorf(m.Name, diag.Redeclared, "enum member %s.%s is declared twice", d.Name.Name, m.Name.Name)
@@ -549,11 +551,13 @@ func (c *checker) enumDecl(d *EnumDecl) {
 			c.convert(m.Value, et.Underlying, "enum member "+m.Name.Name)
 			if v, ok := c.out.Values[m.Value].(*big.Int); ok {
 				et.Values[m.Name.Name] = v
+				c.declare(&Symbol{Name: m.Name.Name, Kind: SymConst, Decl: m.Name, Type: et.Underlying, Value: v, ReadOnly: true})
 			} else if !isInvalid(c.out.Types[m.Value]) {
 				c.errorf(m.Value, diag.NotConstant, "value of enum member %s.%s is not a compile-time constant", d.Name.Name, m.Name.Name)
 			}
 		}
 	}
+	c.pop()
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: et})
 }
 

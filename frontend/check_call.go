@@ -111,8 +111,19 @@ func (c *checker) builtinMethod(m *MemberExpr) *FuncType {
 		if !size {
 			return nil
 		}
-	} else if st, ok := c.expr(m.X, nil).(*StructType); !size && (!ok || st.Kind == KindStruct) {
-		return nil
+	} else {
+		switch t := c.expr(m.X, nil).(type) {
+		case *ObjectType, *TableType:
+			return nil // an extern's own method of that name
+		case *StructType:
+			if !size && t.Kind == KindStruct {
+				return nil
+			}
+		default:
+			if !size {
+				return nil
+			}
+		}
 	}
 	// The sizes are those of any type, named or of a value.
 	ft := &FuncType{Name: name, Builtin: name, Self: m.X}
@@ -634,7 +645,7 @@ func (c *checker) construct(at diag.Spanned, sym *Symbol, typeArgs []TypeExpr, a
 		}
 		var ctors []*FuncProto
 		for _, m := range d.Methods {
-			if m.Constructor && arityFits(m.Params, args) {
+			if m.Constructor && arityFits(m.Params, args) && namesFit(m.Params, args) {
 				ctors = append(ctors, m)
 			}
 		}

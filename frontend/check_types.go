@@ -206,6 +206,7 @@ func (c *checker) constInt(e Expr, what string) (int, bool) {
 	if isInvalid(t) {
 		return 0, false
 	}
+	c.asBits(e, t) // a serializable enum member counts as its value
 	v, ok := c.out.Values[e].(*big.Int)
 	if !ok {
 		c.errorf(e, diag.NotConstant, "%s must be a compile-time integer constant", what)
