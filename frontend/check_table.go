@@ -80,14 +80,14 @@ func isKeyPath(e Expr) bool {
 	return false
 }
 
-// entryRules checks a table's constant entries against its key.
+// entryRules checks a table's entries against its key. Priorities follow
+// p4c's reading of P4-16 §14.2.1.4: const entries have none (their order
+// ranks them); other entries have them only when a key is not exact or
+// lpm (entries may then overlap), and then the first has one.
 func (c *checker) entryRules(d *TableDecl, key, entries, acts *TableProp) {
-	overlapping := false // a ternary, range or optional key: priorities order entries
+	overlapping := false
 	for _, k := range key.Keys {
-		switch k.Match.Name {
-		case "ternary", "range", "optional":
-			overlapping = true
-		}
+		overlapping = overlapping || k.Match.Name != "exact" && k.Match.Name != "lpm"
 	}
 	explicit := false
 	for _, e := range entries.Entries {
@@ -96,9 +96,11 @@ func (c *checker) entryRules(d *TableDecl, key, entries, acts *TableProp) {
 	seen := map[string]bool{}
 	for i, e := range entries.Entries {
 		switch {
+		case e.Priority != nil && entries.Const:
+			c.errorf(e.Priority, diag.BadTable, "the const entries of table %s cannot have priorities: their order ranks them", d.Name.Name)
 		case e.Priority != nil && !overlapping:
-			c.errorf(e.Priority, diag.BadTable, "the keys of table %s do not need priorities (none is ternary, range or optional), but this entry has one", d.Name.Name)
-		case explicit && i == 0 && e.Priority == nil:
+			c.errorf(e.Priority, diag.BadTable, "the keys of table %s do not need priorities (all are exact or lpm), but this entry has one", d.Name.Name)
+		case explicit && !entries.Const && i == 0 && e.Priority == nil:
 			c.errorf(e, diag.BadTable, "this entry must have a priority: a later entry of table %s has one", d.Name.Name)
 		}
 		if len(e.Keys) == len(key.Keys) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -185,6 +186,14 @@ func keysetTuple(parts []string) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// byPriority returns entries from the highest priority to the lowest,
+// entries of equal priority in their order.
+func byPriority(entries []*Entry) []*Entry {
+	out := slices.Clone(entries)
+	slices.SortStableFunc(out, func(a, b *Entry) int { return b.Priority - a.Priority })
+	return out
+}
+
 // entryKeysets prints an entry's keysets, a value for a bool key as true
 // or false (P4 does not take 1 for a bool).
 func entryKeysets(t *Table, e *Entry) string {
@@ -273,10 +282,12 @@ func (p *printer) table(t *Table) {
 		p.line("meters = %s;", t.Meters.Name)
 	}
 	if len(t.Entries) > 0 {
+		// Const entries take no priorities (P4-16 §14.2.1.4, as p4c reads
+		// it): their order is their priority, the first the highest.
 		p.line("const entries = {")
 		p.indent++
-		for _, e := range t.Entries {
-			p.line("priority=%d: %s: %s(%s);", e.Priority, entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
+		for _, e := range byPriority(t.Entries) {
+			p.line("%s: %s(%s);", entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
 		}
 		p.indent--
 		p.line("}")

@@ -20,16 +20,23 @@ control C(inout bit<8> x, inout bit<8> y) {
     table prio {
         key = { x: exact; }
         actions = { a; }
-        const entries = {
+        entries = {
             priority = 10: 1: a(); // ERROR "do not need priorities"
         }
     }
     table some_prio {
         key = { x: ternary; }
         actions = { a; }
-        const entries = {
+        entries = {
             1: a(); // ERROR "this entry must have a priority"
             priority = 5: 2: a();
+        }
+    }
+    table const_prio {
+        key = { x: ternary; }
+        actions = { a; }
+        const entries = {
+            priority = 5: 2: a(); // ERROR "the const entries of table const_prio cannot have priorities"
         }
     }
     table masks {
@@ -54,7 +61,7 @@ control C(inout bit<8> x, inout bit<8> y) {
         actions = { a; }
     }
     apply {
-        dup.apply(); prio.apply(); some_prio.apply(); masks.apply();
+        dup.apply(); prio.apply(); some_prio.apply(); const_prio.apply(); masks.apply();
         bound.apply(); global.apply(); complex.apply();
     }
 }
