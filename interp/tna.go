@@ -122,7 +122,7 @@ func (h tnaHalf) run(sw *Switch, in []byte) (out []byte, dprsr, last Value) {
 
 // Tofino's parser_err flags (tna.p4's PARSER_ERROR_*).
 const (
-	tnaErrNoMatch       = 0x0001 // NO_TCAM
+	tnaErrNoMatch       = 0x0001 // NO_MATCH
 	tnaErrPartialHeader = 0x0002 // PARTIAL_HDR
 	tnaErrTimeout       = 0x0010 // TIMEOUT_HW
 )

@@ -16,7 +16,7 @@ import (
 // ingress with standard_metadata.parser_error set; its verify-checksum
 // control sets checksum_error. TNA has neither: the ingress parser's
 // errors are the hardware's flags in ig_prsr_md.parser_err (a packet too
-// short for a header sets PARTIAL_HDR, a select no case matches NO_TCAM),
+// short for a header sets PARTIAL_HDR, a select no case matches NO_MATCH),
 // and a checksum is verified by a Checksum unit of the parser. So:
 //
 //   - a verify(cond, error.E) in a parser state ends the state: a select on
@@ -39,7 +39,7 @@ const (
 	// tofinoPartialHeader and tofinoNoMatch are parser_err's flags for a
 	// header the packet is too short for and a select no case matches.
 	tofinoPartialHeader = "PARSER_ERROR_PARTIAL_HDR"
-	tofinoNoMatch       = "PARSER_ERROR_NO_TCAM"
+	tofinoNoMatch       = "PARSER_ERROR_NO_MATCH"
 )
 
 // checksumCheck is one verify_checksum call of the verify-checksum
