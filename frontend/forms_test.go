@@ -93,6 +93,14 @@ extern V { V(); abstract void run(); }
 control C() { V() v = { S(1024) s; void run() {} }; apply {} }`},
 		{"a method type parameter named like the extern's", `
 extern E<D> { E(); void f<D>(in D d); }`},
+		{"variables and parameters named like types, inside blocks", `
+extern counter { counter(); }
+struct c { bit<8> f; }
+control C(inout bit<16> x) {
+    bit<16> counter;
+    action a(in bool c) { counter = c ? 16w1 : 16w0; }
+    apply { counter = 0; bool c = true; if (c) { x = counter; } }
+}`},
 		{"a control's locals shadow its parameters", `
 control C(inout bit<8> p) { bit<8> p = 1; apply { } }`},
 	}

@@ -100,11 +100,77 @@ func markTypeNames(toks []antlr.Token) {
 			}
 		}
 	}
+	retype(toks, names)
+}
+
+// retype marks the uses of type names as TYPE_IDENTIFIER, except inside a
+// block that declares a variable, constant or parameter of that name
+// (bit<16> counter; counter = 0;): there the name is the value's, as the
+// specification's scoped lexer has it. Only blocks count, not the top
+// level, where types and values share no names in practice.
+func retype(toks []antlr.Token, names map[string]bool) {
+	typ := func(i int) int {
+		if i < 0 || i >= len(toks) {
+			return antlr.TokenEOF
+		}
+		return toks[i].GetTokenType()
+	}
+	var scopes []map[string]bool // the open blocks' value names
+	pending := map[string]bool{}  // parameters, which belong to the next block
+	parens := 0
+	shadowed := func(name string) bool {
+		for _, s := range scopes {
+			if s[name] {
+				return true
+			}
+		}
+		return false
+	}
 	for i, t := range toks {
-		if t.GetTokenType() == parser.P4LexerIDENTIFIER && names[t.GetText()] {
-			toks[i] = &typedToken{t, parser.P4LexerTYPE_IDENTIFIER}
+		switch typ(i) {
+		case parser.P4LexerLBRACE:
+			scopes = append(scopes, pending)
+			pending = map[string]bool{}
+		case parser.P4LexerRBRACE:
+			if len(scopes) > 0 {
+				scopes = scopes[:len(scopes)-1]
+			}
+		case parser.P4LexerLPAREN:
+			parens++
+		case parser.P4LexerRPAREN:
+			parens = max(parens-1, 0)
+		case parser.P4LexerSEMI:
+			if parens == 0 && len(scopes) == 0 {
+				pending = map[string]bool{} // a type declaration's parameters end here
+			}
+		case parser.P4LexerIDENTIFIER:
+			name := t.GetText()
+			if declaresValue(typ(i-1), typ(i+1)) && (len(scopes) > 0 || parens > 0) {
+				if parens > 0 {
+					pending[name] = true
+				} else {
+					scopes[len(scopes)-1][name] = true
+				}
+			}
+			if names[name] && !shadowed(name) && !(parens > 0 && pending[name]) {
+				toks[i] = &typedToken{t, parser.P4LexerTYPE_IDENTIFIER}
+			}
 		}
 	}
+}
+
+// declaresValue reports whether a name between tokens of types prev and
+// next is declared as a value: it follows a type (bit<8> x, T x, H[2] x)
+// and ends the declaration's head (x;, x =, x, and x)).
+func declaresValue(prev, next int) bool {
+	if !endsType(prev) || prev == parser.P4LexerIDENTIFIER && next == parser.P4LexerRPAREN {
+		return false
+	}
+	switch next {
+	case parser.P4LexerSEMI, parser.P4LexerASSIGN, parser.P4LexerCOMMA, parser.P4LexerRPAREN:
+		return true
+	}
+	return false
 }
 
 // closesBefore reports whether the <...> opening at toks[i] is a plain list
