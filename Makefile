@@ -40,7 +40,7 @@ demo: build
 # does.
 test: setup vet
 	$(GO) test -count=1 ./...
-	$(GO) test -race -count=1 -run 'TestConcurrent' ./driver ./synth
+	$(GO) test -race -count=1 -run 'TestConcurrent' ./driver ./synth ./api
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '^frontend/parser/' || true); \
@@ -48,14 +48,20 @@ vet:
 	$(GO) vet $$($(GO) list ./... | grep -v /frontend/parser)
 	$(GO) vet -unreachable=false ./frontend/parser
 
+# Regenerates the ANTLR parser and the service's protobuf, gRPC, gateway
+# and OpenAPI files (scripts/generate-proto.sh pins the protoc plugins).
 generate:
 	$(GO) generate ./...
 
-# Fuzz the whole frontend for FUZZTIME (default 10 minutes).
+# Fuzz the whole frontend for FUZZTIME (default 10 minutes), then phase
+# 1, then the service's request decoding and #include resolution.
 FUZZTIME ?= 10m
 fuzz:
 	$(GO) test ./frontend -run '^$$' -fuzz FuzzFrontend -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./transform -run '^$$' -fuzz FuzzTransform -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./api -run '^$$' -fuzz FuzzRequestDecoding -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./api -run '^$$' -fuzz FuzzIncludeResolution -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./synth -run '^$$' -fuzz FuzzDecodeAnswer -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 bench:
 	$(GO) test ./frontend -run '^$$' -bench . -benchmem

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a 1-based line and column. Columns count bytes, as GCC's do.
@@ -110,6 +111,50 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s: %s: %s", d.Span, d.Severity, d.Msg)
 }
 
+// Bounds on what a message quotes, so that a hostile program (a name of
+// a megabyte) cannot make a diagnostic as large as itself.
+const (
+	maxWordBytes    = 200  // a word quoted (a name, a literal) keeps its first bytes
+	maxMessageBytes = 1000 // and a message its first bytes
+)
+
+// Bounded shortens each word of msg longer than maxWordBytes to its first
+// bytes and a note of its length, and msg to maxMessageBytes.
+func Bounded(msg string) string {
+	if len(msg) <= maxWordBytes {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		j := i
+		for j < len(msg) && msg[j] != ' ' {
+			j++
+		}
+		if word := msg[i:j]; len(word) > maxWordBytes {
+			fmt.Fprintf(&b, "%s... (%d bytes)", validPrefix(word, maxWordBytes), len(word))
+		} else {
+			b.WriteString(word)
+		}
+		if j < len(msg) {
+			b.WriteByte(' ')
+		}
+		i = j + 1
+	}
+	if b.Len() > maxMessageBytes {
+		return validPrefix(b.String(), maxMessageBytes) + "..."
+	}
+	return b.String()
+}
+
+// validPrefix is s's first n bytes, shortened not to cut a UTF-8
+// sequence.
+func validPrefix(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // MaxErrors is how many errors a List keeps before it records "too many
 // errors" and drops the rest.
 const MaxErrors = 100
@@ -121,8 +166,16 @@ type List struct {
 	limited bool
 }
 
-// Add appends d, unless MaxErrors errors were already recorded.
+// Add appends d, unless MaxErrors errors were already recorded. Its
+// messages are bounded (Bounded).
 func (l *List) Add(d Diagnostic) {
+	d.Msg = Bounded(d.Msg)
+	if len(d.Related) > 0 {
+		d.Related = append([]Related(nil), d.Related...)
+		for i := range d.Related {
+			d.Related[i].Msg = Bounded(d.Related[i].Msg)
+		}
+	}
 	if d.Severity == Error {
 		if l.errors >= MaxErrors {
 			if !l.limited {

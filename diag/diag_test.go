@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func span(file string, line, col, endCol int) Span {
@@ -81,5 +82,29 @@ func TestSpanJoin(t *testing.T) {
 	}
 	if got := (Span{}).Join(a); got != a {
 		t.Errorf("joining the zero span: got %v, want %v", got, a)
+	}
+}
+
+// TestBounded: a message quoting a huge name keeps the name's first 200
+// bytes and says how long it was; ordinary messages are untouched; a
+// cut never splits a UTF-8 sequence.
+func TestBounded(t *testing.T) {
+	huge := strings.Repeat("a", 1<<20)
+	var l List
+	l.Errorf(Span{File: "x.p4"}, UndeclaredName, "%s is not declared", huge)
+	want := strings.Repeat("a", 200) + "... (1048576 bytes) is not declared"
+	if got := l.Items()[0].Msg; got != want {
+		t.Errorf("got %d bytes %.40q..., want %d bytes", len(got), got, len(want))
+	}
+	for _, msg := range []string{"", "short", "A is already declared in this scope"} {
+		if got := Bounded(msg); got != msg {
+			t.Errorf("Bounded(%q) = %q", msg, got)
+		}
+	}
+	if got := Bounded(strings.Repeat("é", 150)); !utf8.ValidString(got) || !strings.HasSuffix(got, "... (300 bytes)") {
+		t.Errorf("a cut in a UTF-8 word: %q", got)
+	}
+	if got := Bounded(strings.Repeat("ab ", 1000)); len(got) != 1003 || !strings.HasSuffix(got, "...") {
+		t.Errorf("a long message: %d bytes", len(got))
 	}
 }

@@ -29,6 +29,9 @@ func Print(w io.Writer, l *List, src Sources, excerpt bool) {
 	}
 }
 
+// maxExcerptBytes is the longest source line printed under a diagnostic.
+const maxExcerptBytes = 500
+
 func printExcerpt(w io.Writer, s Span, src Sources) {
 	if src == nil || !s.Start.IsValid() {
 		return
@@ -36,6 +39,9 @@ func printExcerpt(w io.Writer, s Span, src Sources) {
 	line, ok := sourceLine(src(s.File), s.Start.Line)
 	if !ok {
 		return
+	}
+	if len(line) > maxExcerptBytes || s.Start.Col-1 > len(line) {
+		return // a line this long quoted would bury the message
 	}
 	// Keep tabs where they are so the caret lines up under them.
 	var pad strings.Builder

@@ -54,10 +54,24 @@ type Request struct {
 	// Limits, where not 0, replace the target's: stages, ALUs per stage,
 	// tables per stage, entries per table.
 	Stages, ALUsPerStage, TablesPerStage, EntriesPerTable int
+	// Events, when not nil, receives every step of the compile as data,
+	// in the compile's goroutine (a service streams them).
+	Events func(Event)
 }
 
 // Progress receives a line per step of long work.
 type Progress func(phase, detail string)
+
+// Event is one step of a compile: a phase, or a step in one, starting
+// (what Progress gets as a line); an action synthesized (Action set); a
+// placement found (Alloc set).
+type Event struct {
+	Phase, Detail string
+	Action        *report.Action
+	Alloc         *report.Alloc
+	// Stages is the placement's stage count, with Alloc.
+	Stages int
+}
 
 // TransformedFile is the artifact holding the program after phase 1.
 const TransformedFile = "transformed.p4"
@@ -114,6 +128,11 @@ func Compile(ctx context.Context, req Request, progress Progress) (res *Result, 
 	// Synthesis reads the program as written: phase 1 rewrites apply
 	// blocks and never an action, so the actions are the same, and their
 	// spans point into the user's file.
+	if c.target.Processor {
+		// A processor runs the actions as code: nothing to synthesize or
+		// place, and its backend checks its own output (--verify).
+		return res, c.phase("backend", c.target.Name, func() error { return c.emit(ctx) })
+	}
 	if err := c.phase("synth", "", func() error { return c.synthesize(ctx) }); err != nil {
 		return res, err
 	}
@@ -143,6 +162,13 @@ func begin(ctx context.Context, req Request, progress Progress) (*Result, *compi
 	if progress == nil {
 		progress = func(string, string) {}
 	}
+	if req.Events != nil {
+		lines := progress
+		progress = func(phase, detail string) {
+			lines(phase, detail)
+			req.Events(Event{Phase: phase, Detail: detail})
+		}
+	}
 	res := &Result{Report: report.New(req.Target)}
 	c := &compile{req: req, res: res, progress: progress}
 	if err := c.choose(); err != nil {
@@ -159,6 +185,8 @@ func begin(ctx context.Context, req Request, progress Progress) (*Result, *compi
 func (c *compile) phase(name, detail string, run func() error) error {
 	if detail != "" {
 		c.progress(name, detail)
+	} else {
+		c.event(Event{Phase: name}) // a stream shows every phase start
 	}
 	c.res.Report.Reached = append(c.res.Report.Reached, name)
 	start := time.Now()
@@ -185,23 +213,25 @@ func (c *compile) load(ctx context.Context) error {
 	return nil
 }
 
-// synthesize maps every action with an @atomic block.
+// synthesize maps every action with an @atomic block, and every action
+// that uses a register outside one, onto the target's ALUs.
 func (c *compile) synthesize(ctx context.Context) error {
 	res := c.res
-	for _, a := range res.Program.AtomicActions() {
+	for _, a := range res.Program.SynthesizedActions() {
 		c.progress("synth", "action "+a.Name)
 		start := time.Now()
 		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: c.req.NoPreprocess})
 		if err != nil {
-			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, err)}
+			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, withWhy(a, err))}
 		}
 		g, stats, err := synth.Synthesize(ctx, tx, c.stateful, c.stateless, c.req.Synth)
 		res.Report.SolverQueries += stats.Queries
 		res.Report.CacheHits += stats.CacheHits
+		res.Report.CacheRejected += stats.CacheRejected
 		var u *synth.UnsupportedError
 		switch {
 		case errors.As(err, &u):
-			return &DoesNotFitError{err}
+			return &DoesNotFitError{withWhy(a, err)}
 		case err != nil:
 			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
 		}
@@ -210,7 +240,9 @@ func (c *compile) synthesize(ctx context.Context) error {
 			return fmt.Errorf("internal error: action %s: %w", a.Name, err)
 		}
 		res.Graphs = append(res.Graphs, g)
-		res.Report.Actions = append(res.Report.Actions, report.NewAction(g, stats, time.Since(start)))
+		act := report.NewAction(g, stats, time.Since(start))
+		res.Report.Actions = append(res.Report.Actions, act)
+		c.event(Event{Phase: "synth", Detail: "action " + a.Name + " synthesized", Action: &act})
 	}
 	return nil
 }
@@ -241,7 +273,16 @@ func (c *compile) allocate(ctx context.Context) error {
 	res.Report.Stages, res.Report.PerStage = sol.Stages, pl.Usage()
 	res.Report.Alloc = &report.Alloc{Solver: sol.Solver, Mode: sol.Mode.String(), Proven: sol.Proven,
 		Seconds: sol.Time.Seconds(), Tables: len(pl.Problem.Tables)}
+	alloc := *res.Report.Alloc
+	c.event(Event{Phase: "alloc", Detail: fmt.Sprintf("placed in %d stages", sol.Stages), Alloc: &alloc, Stages: sol.Stages})
 	return nil
+}
+
+// event tells the request's Events of a step that is not a progress line.
+func (c *compile) event(e Event) {
+	if c.req.Events != nil {
+		c.req.Events(e)
+	}
 }
 
 // verifyPlacement runs the program with every synthesized action
@@ -318,8 +359,30 @@ func backendError(ctx context.Context, target string, err error) error {
 func (c *compile) compiled() (*backends.Compiled, error) {
 	res, req := c.res, c.req
 	out := &backends.Compiled{Target: c.target, Program: res.TransformedProgram, Graphs: res.Graphs,
-		Problem: res.Placement.Problem, Placement: res.Placement.Solution, Usage: res.Report.PerStage,
+		Usage: res.Report.PerStage,
 		Source: backends.Source{File: req.File, Text: req.Source, IncludeDirs: req.Frontend.IncludeDirs,
 			Defines: req.Frontend.Defines, NoTransform: req.NoTransform, Solver: req.Solver, AllocMode: req.AllocMode}}
+	if res.Placement != nil {
+		out.Problem, out.Placement = res.Placement.Problem, res.Placement.Solution
+	}
+	if c.target.Processor {
+		// The program as written: phase 1's tables replace if statements
+		// for pipelines, and a processor runs the if statements as they are.
+		out.Program = res.Program
+		return out, nil
+	}
 	return out, out.LocateControls(res.Analysis)
+}
+
+// withWhy adds to synthesis's refusal of an action without @atomic code
+// why it is synthesized: the message must not read as if the programmer
+// had asked for a transaction.
+func withWhy(a *ir.Action, err error) error {
+	var u *synth.UnsupportedError
+	if ir.AtomicIn(a.Body) || !errors.As(err, &u) {
+		return err
+	}
+	r := ir.RegisterCall(a.Body)
+	return &synth.UnsupportedError{Span: u.Span, Msg: fmt.Sprintf("%s (action %s uses register %s outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)",
+		u.Msg, a.Name, r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name)}
 }

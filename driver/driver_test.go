@@ -23,15 +23,16 @@ import (
 // unknown name is answered with the list.
 func TestRegistry(t *testing.T) {
 	r := Registry()
-	if got, want := strings.Join(r.Names(), " "), "tofino menshen banzai"; got != want {
+	if got, want := strings.Join(r.Names(), " "), "tofino menshen banzai xdp"; got != want {
 		t.Errorf("targets %q, want %q", got, want)
 	}
-	if _, err := r.Lookup("fpga"); err == nil || err.Error() != `unknown target "fpga" (targets: tofino, menshen, banzai)` {
+	if _, err := r.Lookup("fpga"); err == nil || err.Error() != `unknown target "fpga" (targets: tofino, menshen, banzai, xdp)` {
 		t.Errorf("Lookup(fpga): %v", err)
 	}
 	for _, b := range r.Backends() {
-		if tg := b.Target(); len(backends.StatefulGrammars(b)) == 0 || tg.Description == "" {
-			t.Errorf("%s: no stateful ALU or no description", tg.Name)
+		tg := b.Target()
+		if tg.Description == "" || !tg.Processor && len(backends.StatefulGrammars(b)) == 0 {
+			t.Errorf("%s: no stateful ALU (a pipeline must have one) or no description", tg.Name)
 		}
 	}
 }
@@ -198,5 +199,46 @@ func TestConcurrentCompiles(t *testing.T) {
 				t.Errorf("%s: %s differs from the compile alone", requests[i%len(requests)].File, a.Name)
 			}
 		}
+	}
+}
+
+// TestEvents: Request.Events sees the phases in order, Marple new flow's
+// one action once synthesized (one stateful and one stateless ALU, as
+// the toy target has them), and the placement in the 2 stages the
+// report gives.
+func TestEvents(t *testing.T) {
+	reg, err := backends.NewRegistry(newToy(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(corpus.Dir(), "ok", "marple_new_flow.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var phases []string
+	var actions []report.Action
+	var placed []Event
+	events := func(e Event) {
+		switch {
+		case e.Action != nil:
+			actions = append(actions, *e.Action)
+		case e.Alloc != nil:
+			placed = append(placed, e)
+		case len(phases) == 0 || phases[len(phases)-1] != e.Phase:
+			phases = append(phases, e.Phase)
+		}
+	}
+	if _, err := Compile(context.Background(), Request{File: file, Source: src, Targets: reg, Target: "toy", Events: events}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(phases, " "), "frontend transform synth alloc backend"; got != want {
+		t.Errorf("phases %q, want %q", got, want)
+	}
+	if len(actions) != 1 || actions[0].Name != "new_flow" || actions[0].StatefulALUs != 1 || actions[0].StatelessALUs != 1 {
+		t.Errorf("actions %+v, want new_flow with 1 stateful and 1 stateless ALU", actions)
+	}
+	if len(placed) != 1 || placed[0].Stages != 2 || placed[0].Alloc.Solver != "z3" {
+		t.Errorf("placement events %+v, want one of 2 stages by z3", placed)
 	}
 }

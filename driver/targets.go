@@ -8,6 +8,7 @@ import (
 	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/backends"
 	banzai "github.com/p4hls/p4hls/backends/banzai/emit"
+	"github.com/p4hls/p4hls/backends/xdp"
 	"github.com/p4hls/p4hls/menshen/lower"
 	"github.com/p4hls/p4hls/synth/grammar"
 	"github.com/p4hls/p4hls/target"
@@ -22,6 +23,7 @@ func Registry() *backends.Registry {
 		tna.Backend{},
 		lower.Backend{},
 		banzai.Backend{},
+		xdp.Backend{},
 	)
 	if err != nil {
 		panic(err) // the built-in targets validate (TestRegistry)
@@ -63,6 +65,11 @@ func (c *compile) choose() error {
 		c.target.Stateful = req.ALU
 	}
 	c.res.Report.ALU = c.target.Stateful
+	if c.target.Processor {
+		// No ALUs, no stages: the limits and the ALU options do not apply.
+		c.res.Target = c.target
+		return req.Options.Check(b)
+	}
 	if c.stateful, err = c.target.Grammar(c.target.Stateful); err != nil {
 		return err
 	}

@@ -15,9 +15,8 @@ import (
 // Limits on input, so no input can crash or hang the frontend. Each limit
 // that is hit becomes a diagnostic where it was hit.
 const (
-	// MaxInputBytes is the largest source file accepted (real P4 programs
-	// are well under a megabyte; the largest public switch.p4 is ~0.5 MB).
-	MaxInputBytes = 16 << 20
+	// MaxInputBytes is the largest source file accepted.
+	MaxInputBytes = cpp.MaxFileBytes
 	// maxNesting bounds brackets nested in brackets, and chains of prefix
 	// operators, so the recursive-descent parser cannot exhaust the stack.
 	maxNesting = 500

@@ -116,7 +116,7 @@ func retype(toks []antlr.Token, names map[string]bool) {
 		return toks[i].GetTokenType()
 	}
 	var scopes []map[string]bool // the open blocks' value names
-	pending := map[string]bool{}  // parameters, which belong to the next block
+	pending := map[string]bool{} // parameters, which belong to the next block
 	parens := 0
 	shadowed := func(name string) bool {
 		for _, s := range scopes {

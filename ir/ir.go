@@ -81,7 +81,7 @@ func (p *Program) AtomicActions() []*Action {
 	var out []*Action
 	for _, c := range p.Controls {
 		for _, a := range c.Actions {
-			if hasAtomic(a.Body) {
+			if AtomicIn(a.Body) {
 				out = append(out, a)
 			}
 		}
@@ -89,9 +89,57 @@ func (p *Program) AtomicActions() []*Action {
 	return out
 }
 
-func hasAtomic(ss []Stmt) bool {
+// SynthesizedActions lists the actions synthesis maps onto ALUs, in
+// declaration order: those that hold an @atomic block, and those that
+// read or write a register outside one. A switch runs a register's
+// read-modify-write in a stateful ALU either way, and a plain action runs
+// whole for one packet before the next, as an @atomic block does.
+func (p *Program) SynthesizedActions() []*Action {
+	var out []*Action
+	for _, c := range p.Controls {
+		for _, a := range c.Actions {
+			if a.Synthesized() {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Synthesized reports whether synthesis maps the action onto ALUs: it
+// holds an @atomic block, or it uses a register.
+func (a *Action) Synthesized() bool {
+	return AtomicIn(a.Body) || RegisterCall(a.Body) != nil
+}
+
+// RegisterCall returns the first call, at any depth of ss, of a method of
+// a v1model register, or nil.
+func RegisterCall(ss []Stmt) *CallStmt {
 	for _, s := range ss {
-		if b, ok := s.(*Block); ok && (b.Atomic || hasAtomic(b.Body)) {
+		var found *CallStmt
+		switch s := s.(type) {
+		case *CallStmt:
+			if r, ok := s.Call.Callee.Recv.(*InstanceRef); ok && r.Inst.Type.Name == "register" {
+				return s
+			}
+		case *If:
+			if found = RegisterCall(s.Then); found == nil {
+				found = RegisterCall(s.Else)
+			}
+		case *Block:
+			found = RegisterCall(s.Body)
+		}
+		if found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+// AtomicIn reports whether statements hold an @atomic block, at any depth.
+func AtomicIn(ss []Stmt) bool {
+	for _, s := range ss {
+		if b, ok := s.(*Block); ok && (b.Atomic || AtomicIn(b.Body)) {
 			return true
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"slices"
 	"strings"
 )
 
@@ -26,6 +25,8 @@ func (p *Program) String() string {
 type printer struct {
 	w      io.Writer
 	indent int
+	// orderedEntries writes const entries without priorities (OrderEntries).
+	orderedEntries bool
 }
 
 func (p *printer) line(format string, args ...any) {
@@ -186,14 +187,6 @@ func keysetTuple(parts []string) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// byPriority returns entries from the highest priority to the lowest,
-// entries of equal priority in their order.
-func byPriority(entries []*Entry) []*Entry {
-	out := slices.Clone(entries)
-	slices.SortStableFunc(out, func(a, b *Entry) int { return b.Priority - a.Priority })
-	return out
-}
-
 // entryKeysets prints an entry's keysets, a value for a bool key as true
 // or false (P4 does not take 1 for a bool).
 func entryKeysets(t *Table, e *Entry) string {
@@ -282,12 +275,14 @@ func (p *printer) table(t *Table) {
 		p.line("meters = %s;", t.Meters.Name)
 	}
 	if len(t.Entries) > 0 {
-		// Const entries take no priorities (P4-16 §14.2.1.4, as p4c reads
-		// it): their order is their priority, the first the highest.
 		p.line("const entries = {")
 		p.indent++
-		for _, e := range byPriority(t.Entries) {
-			p.line("%s: %s(%s);", entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
+		for _, e := range t.Entries {
+			if p.orderedEntries {
+				p.line("%s: %s(%s);", entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
+				continue
+			}
+			p.line("priority=%d: %s: %s(%s);", e.Priority, entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
 		}
 		p.indent--
 		p.line("}")
@@ -525,6 +520,12 @@ type Printer struct{ p printer }
 
 // NewPrinter returns a printer to w.
 func NewPrinter(w io.Writer) *Printer { return &Printer{printer{w: w}} }
+
+// OrderEntries makes the printer write const entries without their
+// priorities, in the order given: P4-16 matches const entries in the
+// order written, and p4c refuses priorities in them. The caller puts the
+// entries in the order their priorities rank them.
+func (x *Printer) OrderEntries() { x.p.orderedEntries = true }
 
 // Line writes one line at the current indentation.
 func (x *Printer) Line(format string, args ...any) { x.p.line(format, args...) }

@@ -34,7 +34,11 @@ type Report struct {
 	Phases        map[string]float64 `json:"phases"`
 	SolverQueries int                `json:"solver_queries"`
 	CacheHits     int                `json:"cache_hits"`
-	Diagnostics   []Diagnostic       `json:"diagnostics"`
+	// CacheRejected counts query answers from a cache folder or a shared
+	// store that did not hold for their query (damaged or forged); their
+	// queries ran again.
+	CacheRejected int          `json:"cache_rejected"`
+	Diagnostics   []Diagnostic `json:"diagnostics"`
 	// Transform is phase 1's outcome (nil until it ran); Alloc phase 3's.
 	Transform *Transform `json:"transform"`
 	Alloc     *Alloc     `json:"alloc"`

@@ -4,23 +4,90 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
+	"github.com/p4hls/p4hls/internal/fsread"
 	"github.com/p4hls/p4hls/synth/grammar"
 )
 
-// Cache keeps query results by QueryKey, so a second compile of the same
+// Cache keeps query answers by QueryKey, so a second compile of the same
 // program issues no solver query. Failed queries (no configuration) are
 // kept too: they are the expensive ones.
 type Cache interface {
-	Get(key string) (cfg grammar.Config, found, ok bool)
-	Put(key string, cfg grammar.Config, found bool)
+	Get(key string) (a Answer, ok bool)
+	Put(key string, a Answer)
+}
+
+// Answer is a query's answer as a cache keeps it.
+type Answer struct {
+	Config grammar.Config
+	Found  bool
+	// Unchecked is set on an answer read from outside this process (a
+	// folder, a shared store), which anyone may have written: synthesis
+	// proves a configuration against its query before it uses one
+	// (DecodeAnswer has checked the entry's key and checksum).
+	Unchecked bool
+}
+
+// maxAnswerBytes bounds a stored answer (a configuration is a few dozen
+// small numbers); maxHoles the configuration's length.
+const (
+	maxAnswerBytes = 16 << 10
+	maxHoles       = 256
+)
+
+// storedAnswer is an answer as a folder or a shared store keeps it: with
+// its key, so an entry under another key's name is refused, and a
+// checksum of the rest, so a damaged entry is.
+type storedAnswer struct {
+	Key    string         `json:"key"`
+	Found  bool           `json:"found"`
+	Config grammar.Config `json:"config"`
+	Sum    string         `json:"sum"`
+}
+
+func answerSum(key string, found bool, cfg grammar.Config) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "p4hls answer v1\n%s\n%t\n%v\n", key, found, []uint64(cfg))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// EncodeAnswer is the stored form of key's answer.
+func EncodeAnswer(key string, a Answer) []byte {
+	data, _ := json.Marshal(storedAnswer{Key: key, Found: a.Found, Config: a.Config, Sum: answerSum(key, a.Found, a.Config)})
+	return data
+}
+
+// ErrBadAnswer is a stored answer that is damaged, misplaced or not one.
+var ErrBadAnswer = errors.New("a damaged query cache entry")
+
+// DecodeAnswer reads key's stored answer, refusing one that is too large,
+// not an answer, under another key, or whose checksum does not match. The
+// answer is Unchecked.
+func DecodeAnswer(key string, data []byte) (Answer, error) {
+	var e storedAnswer
+	switch {
+	case len(data) > maxAnswerBytes:
+		return Answer{}, fmt.Errorf("%w: %d bytes", ErrBadAnswer, len(data))
+	case json.Unmarshal(data, &e) != nil:
+		return Answer{}, fmt.Errorf("%w: not JSON of an answer", ErrBadAnswer)
+	case e.Key != key:
+		return Answer{}, fmt.Errorf("%w: it holds the answer of another query", ErrBadAnswer)
+	case e.Sum != answerSum(key, e.Found, e.Config):
+		return Answer{}, fmt.Errorf("%w: its checksum does not match", ErrBadAnswer)
+	case len(e.Config) > maxHoles || !e.Found && len(e.Config) > 0:
+		return Answer{}, fmt.Errorf("%w: not the shape of a configuration", ErrBadAnswer)
+	}
+	return Answer{Config: e.Config, Found: e.Found, Unchecked: true}, nil
 }
 
 // QueryKey names a query by what it means: the grammar's text, the
@@ -87,35 +154,36 @@ func leafName(t *Term) string {
 // MemoryCache is a Cache in memory, safe for concurrent use.
 type MemoryCache struct {
 	mu sync.Mutex
-	m  map[string]cacheEntry
+	m  map[string]Answer
 }
 
-type cacheEntry struct {
-	Found  bool           `json:"found"`
-	Config grammar.Config `json:"config"`
-}
+func NewMemoryCache() *MemoryCache { return &MemoryCache{m: map[string]Answer{}} }
 
-func NewMemoryCache() *MemoryCache { return &MemoryCache{m: map[string]cacheEntry{}} }
-
-func (c *MemoryCache) Get(key string) (grammar.Config, bool, bool) {
+func (c *MemoryCache) Get(key string) (Answer, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.m[key]
-	return e.Config, e.Found, ok
+	a, ok := c.m[key]
+	return a, ok
 }
 
-func (c *MemoryCache) Put(key string, cfg grammar.Config, found bool) {
+func (c *MemoryCache) Put(key string, a Answer) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.m[key] = cacheEntry{found, cfg}
+	c.m[key] = a
 }
 
-// DiskCache is a Cache in a folder, one small JSON file per query, in
-// front of a MemoryCache. Writes go to a temporary file first and are
-// renamed, so concurrent compiles never read half a file.
+// DiskCache is a Cache in a folder, one small JSON file per query
+// (EncodeAnswer's form), in front of a MemoryCache. Writes go to a
+// temporary file first and are renamed, so concurrent compiles never read
+// half a file. The folder is untrusted: an entry is read only if it is a
+// regular file (not a link) of a bounded size, its answers are Unchecked,
+// and a damaged one is counted (Damaged) and, once the query runs again,
+// rewritten. Files are readable by everyone, so a group can share the
+// folder.
 type DiskCache struct {
-	Dir string
-	mem *MemoryCache
+	Dir     string
+	mem     *MemoryCache
+	damaged atomic.Int64
 }
 
 func NewDiskCache(dir string) (*DiskCache, error) {
@@ -127,30 +195,35 @@ func NewDiskCache(dir string) (*DiskCache, error) {
 
 func (c *DiskCache) path(key string) string { return filepath.Join(c.Dir, key[:2], key+".json") }
 
-func (c *DiskCache) Get(key string) (grammar.Config, bool, bool) {
-	if cfg, found, ok := c.mem.Get(key); ok {
-		return cfg, found, true
+func (c *DiskCache) Get(key string) (Answer, bool) {
+	if a, ok := c.mem.Get(key); ok {
+		return a, true
 	}
-	data, err := os.ReadFile(c.path(key))
+	data, err := fsread.ReadRegularNoFollow(c.path(key), maxAnswerBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Answer{}, false
+	}
+	var a Answer
+	if err == nil {
+		a, err = DecodeAnswer(key, data)
+	}
 	if err != nil {
-		return nil, false, false
+		c.damaged.Add(1) // a miss: the query runs, and Put rewrites the entry
+		return Answer{}, false
 	}
-	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil {
-		return nil, false, false // a damaged entry is a miss
-	}
-	c.mem.Put(key, e.Config, e.Found)
-	return e.Config, e.Found, true
+	return a, true
 }
 
-// Put stores an entry; a cache that cannot be written only costs time, so
-// errors are dropped.
-func (c *DiskCache) Put(key string, cfg grammar.Config, found bool) {
-	c.mem.Put(key, cfg, found)
-	data, err := json.Marshal(cacheEntry{found, cfg})
-	if err != nil {
-		return
-	}
+// Damaged counts the entries Get refused.
+func (c *DiskCache) Damaged() int { return int(c.damaged.Load()) }
+
+// Put stores an answer; a cache that cannot be written only costs time,
+// so errors are dropped. An answer put in is one this process has (it
+// asked the solver, or checked what it read), so the memory copy holds it
+// checked.
+func (c *DiskCache) Put(key string, a Answer) {
+	a.Unchecked = false
+	c.mem.Put(key, a)
 	p := c.path(key)
 	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
 		return
@@ -159,12 +232,8 @@ func (c *DiskCache) Put(key string, cfg grammar.Config, found bool) {
 	if err != nil {
 		return
 	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), p) != nil {
+	_, werr := tmp.Write(EncodeAnswer(key, a))
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Chmod(tmp.Name(), 0o644) != nil || os.Rename(tmp.Name(), p) != nil {
 		os.Remove(tmp.Name())
 	}
 }

@@ -24,6 +24,17 @@ type Stats struct {
 	Queries   int // solver queries issued
 	Failed    int // queries that proved no configuration exists
 	CacheHits int // queries answered by the cache
+	// CacheRejected counts answers from outside the process that did not
+	// hold for their query (a damaged or forged cache entry); their
+	// queries ran again.
+	CacheRejected int
+}
+
+func (st *Stats) add(o Stats) {
+	st.Queries += o.Queries
+	st.Failed += o.Failed
+	st.CacheHits += o.CacheHits
+	st.CacheRejected += o.CacheRejected
 }
 
 // DefaultWidth is the ALUs' word width unless Options say otherwise.
@@ -82,9 +93,7 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 			plan: p.merges, cache: opts.Cache, attemptBudget: budget,
 			g: &Graph{Action: tx.Action}, fields: map[string]int{}, done: map[*Term]Operand{}}
 		err := s.run()
-		stats.Queries += s.stats.Queries
-		stats.Failed += s.stats.Failed
-		stats.CacheHits += s.stats.CacheHits
+		stats.add(s.stats)
 		if err != nil {
 			return nil, s.budgetCuts > 0, err
 		}
@@ -1210,15 +1219,15 @@ func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (gramm
 		cut, budgeted = fmt.Sprintf("%s-cut-%d", key, b.left), true // a file name, in a DiskCache
 	}
 	if s.cache != nil && keyed {
-		if cfg, found, ok := s.cache.Get(key); ok {
+		if a, ok := s.cache.Get(key); ok && s.usable(ctx, sk, spec, key, a) {
 			s.count(func(st *Stats) { st.CacheHits++ })
-			if !found {
+			if !a.Found {
 				return nil, ErrNoConfig
 			}
-			return cfg, nil
+			return a.Config, nil
 		}
 		if budgeted {
-			if _, _, ok := s.cache.Get(cut); ok {
+			if _, ok := s.cache.Get(cut); ok {
 				s.count(func(st *Stats) { st.CacheHits++ })
 				return nil, fmt.Errorf("synth: ALU %s: %w", sk.name(), errBudget)
 			}
@@ -1232,12 +1241,38 @@ func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (gramm
 	if s.cache != nil && keyed {
 		switch {
 		case err == nil || errors.Is(err, ErrNoConfig):
-			s.cache.Put(key, cfg, err == nil)
+			s.cache.Put(key, Answer{Config: cfg, Found: err == nil})
 		case budgeted && errors.Is(err, errBudget) && ctx.Err() == nil:
-			s.cache.Put(cut, nil, false)
+			s.cache.Put(cut, Answer{})
 		}
 	}
 	return cfg, err
+}
+
+// usable reports whether a cached answer may stand for its query. An
+// answer from outside the process (Unchecked) is untrusted input: a
+// configuration is proved against the query first, and one that does not
+// hold (or has the wrong number of holes) is refused and counted, so the
+// query runs and its answer replaces the entry. A "none" from outside
+// stands on its entry's checksum alone: proving it would be the search
+// itself.
+func (s *synthesizer) usable(ctx context.Context, sk sketch, spec Spec, key string, a Answer) bool {
+	if !a.Unchecked || !a.Found {
+		return true
+	}
+	ok := len(a.Config) == len(sk.holes())
+	if ok {
+		var err error
+		if ok, err = verifySketch(ctx, sk, spec, a.Config, s.width); err != nil {
+			return false // interrupted: the query's own run says so
+		}
+	}
+	if !ok {
+		s.count(func(st *Stats) { st.CacheRejected++ })
+		return false
+	}
+	s.cache.Put(key, Answer{Config: a.Config, Found: true}) // checked now
+	return true
 }
 
 // field returns the Graph.Fields index of an lvalue, adding it if new.

@@ -97,6 +97,12 @@ type Target struct {
 	Grammars  []*grammar.Grammar
 	Stateful  string
 	Stateless string
+	// Processor marks a target that runs the program as instructions on a
+	// processor (a CPU or a NIC's cores) rather than on a pipeline of ALUs
+	// and stages: synthesis and allocation, which map actions onto ALUs
+	// and tables onto stages, do not apply, so it has neither limits nor
+	// grammars, and its backend takes the program as written.
+	Processor bool
 }
 
 // Grammar returns the grammar called name, or an error listing the
@@ -116,6 +122,12 @@ func (t *Target) Grammar(name string) (*grammar.Grammar, error) {
 // Validate checks the limits and that the default grammars exist and are
 // of the right kind.
 func (t *Target) Validate() error {
+	if t.Processor {
+		if t.Name == "" {
+			return errors.New("a target has no name")
+		}
+		return nil
+	}
 	errs := []error{t.Limits.Validate()}
 	for _, want := range []struct {
 		name string

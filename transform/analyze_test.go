@@ -268,3 +268,23 @@ func TestCubesAgreeWithSolver(t *testing.T) {
 		t.Errorf("cubes decided %d of 600 conjunctions, %d satisfiable: the test does not exercise both answers", decided, sat)
 	}
 }
+
+// TestSynthesizedCallNode: a direct call of an action that uses a
+// register is a node of its own (a keyless table, as p4c makes it, whose
+// action's ALUs placement stages); a call of a plain action stays in the
+// run of statements around it.
+func TestSynthesizedCallNode(t *testing.T) {
+	decls := `
+    register<bit<32>, bit<32>>(1) hits;
+    action bump() { bit<32> n; hits.read(n, 0); hits.write(0, n + 1); }
+    action mark() { hdr.app.b = 1; }`
+	prog := corpus.LoadSource(t, "transform_test.p4", []byte(programSource(decls, `hdr.app.a = 1; bump(); mark(); hdr.app.c = 2;`)))
+	a := analyze(t, prog, 16)
+	var nodes []string
+	for _, n := range a.Controls[0].Nodes {
+		nodes = append(nodes, fmt.Sprintf("%s:%d", n.Kind, len(n.Stmts)))
+	}
+	if want := "default table:1 default table:1 default table:2"; strings.Join(nodes, " ") != want {
+		t.Errorf("nodes %q, want %q", strings.Join(nodes, " "), want)
+	}
+}

@@ -123,6 +123,17 @@ func (g *graph) stmts(ss []ir.Stmt, path []cond, parent *Node) {
 			}
 			flush()
 			g.stmts(st.Body, path, parent)
+		case *ir.CallAction:
+			// A call of an action synthesis maps is a keyless table of its
+			// own, as p4c makes a direct call: its ALUs need stages, which
+			// placement gives a table's actions.
+			if st.Call.Action.Synthesized() {
+				flush()
+				run = append(run, st)
+				flush()
+				continue
+			}
+			run = append(run, st)
 		default:
 			run = append(run, st)
 		}

@@ -294,7 +294,45 @@ func (s scope) actionCall(a *ir.Action, args []ir.Expr) effects {
 	}
 	body := s.bind(a.Params, args).stmts(a.Body)
 	body.returns = false // a return leaves the action only
+	// The action's own locals live and die in it: no other node reads
+	// them, and the apply block does not declare them.
+	locals := map[string]bool{}
+	declared(a.Body, func(v *ir.Var) { locals[s.names.name(v)] = true })
+	body.reads, body.writes = withoutRoots(body.reads, locals), withoutRoots(body.writes, locals)
 	out.add(body)
+	return out
+}
+
+// declared calls fn on every variable ss declares, at any depth.
+func declared(ss []ir.Stmt, fn func(*ir.Var)) {
+	for _, st := range ss {
+		switch st := st.(type) {
+		case *ir.Declare:
+			fn(st.Var)
+		case *ir.If:
+			declared(st.Then, fn)
+			declared(st.Else, fn)
+		case *ir.Block:
+			declared(st.Body, fn)
+		}
+	}
+}
+
+// withoutRoots drops the locations rooted at the named variables.
+func withoutRoots(ls []loc, roots map[string]bool) []loc {
+	if len(roots) == 0 {
+		return ls
+	}
+	var out []loc
+	for _, l := range ls {
+		root := string(l)
+		if i := strings.IndexAny(root, ".["); i >= 0 {
+			root = root[:i]
+		}
+		if !roots[root] {
+			out = append(out, l)
+		}
+	}
 	return out
 }
 

@@ -221,3 +221,26 @@ func TestRewriteShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteActionLocals: branches that call actions declaring locals of
+// their own (bit<32> n in each) become one table: an action's locals are
+// not the apply block's, which a table's action could not see.
+func TestRewriteActionLocals(t *testing.T) {
+	decls := `
+    register<bit<32>, bit<32>>(1) hits;
+    action bump() { bit<32> n; hits.read(n, 0); n = n + 1; hits.write(0, n); hdr.app.a = n; }
+    action copy() { bit<32> n; n = hdr.app.b; hdr.app.a = n; }`
+	src := programSource(decls, `if (hdr.app.x == 1) { bump(); } else if (hdr.app.x == 2) { copy(); }`)
+	res, _, after := transformed(t, "transform_test.p4", []byte(src))
+	if len(res.Rewrites) != 1 {
+		t.Fatalf("%d rewrites, want 1; kept %+v", len(res.Rewrites), res.Kept)
+	}
+	tbl := after.Control("MyIngress").Table(res.Rewrites[0].Table)
+	var got []string
+	for _, e := range tbl.Entries {
+		got = append(got, e.Keys[0].String()+":"+e.Action.Action.Name)
+	}
+	if want := "1:bump 2:copy"; strings.Join(got, " ") != want {
+		t.Errorf("entries %q, want %q\n%s", strings.Join(got, " "), want, res.Source)
+	}
+}

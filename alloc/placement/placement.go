@@ -178,9 +178,26 @@ func nodeTable(n *transform.Node, action func(*ir.Action, []ir.Expr) int) alloc.
 	case transform.GatewayNode:
 		return alloc.Table{Name: fmt.Sprintf("condition at line %d", n.Span.Start.Line)}
 	}
+	if a := SynthesizedCall(n); a != nil {
+		// A direct call of a synthesized action: a keyless table of it.
+		return alloc.Table{Name: fmt.Sprintf("call of %s at line %d", a.Name, n.Span.Start.Line), Entries: 1, Actions: []int{action(a, nil)}}
+	}
 	// Statements outside tables: a keyless table whose one action is them.
 	a := &ir.Action{Name: fmt.Sprintf("statements at line %d", n.Span.Start.Line), Body: n.Stmts}
 	return alloc.Table{Name: a.Name, Actions: []int{action(a, nil)}}
+}
+
+// SynthesizedCall returns the action a default node calls when the node
+// is one call of an action synthesis maps (phase 1 makes such a call a
+// node of its own), or nil.
+func SynthesizedCall(n *transform.Node) *ir.Action {
+	if n.Kind != transform.DefaultNode || len(n.Stmts) != 1 {
+		return nil
+	}
+	if c, ok := n.Stmts[0].(*ir.CallAction); ok && c.Call.Action.Synthesized() {
+		return c.Call.Action
+	}
+	return nil
 }
 
 // widerMatch orders match kinds by how they split: exact parts are

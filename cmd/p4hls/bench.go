@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/store"
 	"github.com/p4hls/p4hls/synth"
 )
 
@@ -74,7 +75,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.BoolVar(&conf.Bundled, "bundled", false, "conformance: include p4hls's bundled headers, not p4c's p4include")
 	fs.IntVar(&conf.Jobs, "j", defaultJobs(), "conformance: check `N` programs at once")
 	failures := fs.String("failures", "", "conformance: write the programs p4hls and p4c disagree on to `FILE`")
-	want := operands{synopsis: "synth|transform|alloc|sweep|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep or conformance"}
+	var so benchServeOptions
+	fs.StringVar(&so.server, "server", "", "serve: load the server at `ADDR` (default: one started in this process)")
+	fs.IntVar(&so.concurrency, "concurrency", 50, "serve: send `N` compiles at once")
+	fs.IntVar(&so.soak, "soak", 0, "serve: then run `N` compiles in a loop and print goroutines, heap and solver contexts before and after")
+	fs.IntVar(&so.maxCompiles, "max-compiles", 2, "serve: the started server runs `N` compiles at once")
+	fs.IntVar(&so.maxQueue, "max-queue", 48, "serve: and lets `N` more wait")
+	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve, xdp or conformance"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -97,9 +104,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 		})
 		return benchConformance(ctx, conf, *jsonOut, *failures, stdout, stderr)
+	case "serve":
+		so.corpus, so.jsonOut, so.results = *corpus, *jsonOut, store.NewMemory(store.DefaultMemoryBytes)
+		return benchServe(ctx, so, stdout, stderr)
+	case "xdp":
+		return runBenchXDP(ctx, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep or conformance", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve, xdp or conformance", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.
@@ -188,7 +200,7 @@ func synthStages(res *driver.Result, err error) int {
 	switch {
 	case err == nil:
 		return res.Report.Stages
-	case errors.As(err, &fit) && res != nil && res.Program != nil && len(res.Graphs) == len(res.Program.AtomicActions()):
+	case errors.As(err, &fit) && res != nil && res.Program != nil && len(res.Graphs) == len(res.Program.SynthesizedActions()):
 		d := 0
 		for _, g := range res.Graphs {
 			d = max(d, g.Depth())

@@ -42,7 +42,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func checkFile(ctx context.Context, file string, opts frontend.Options, syntaxOnly, excerpt bool, stderr io.Writer) int {
-	src, err := os.ReadFile(file)
+	src, err := frontend.ReadSource(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", file, unwrapPathError(err))
 		return exitUserErr
@@ -67,7 +67,7 @@ func checkFile(ctx context.Context, file string, opts frontend.Options, syntaxOn
 
 // dumpFile prints the IR of a file that checked cleanly.
 func dumpFile(ctx context.Context, file string, opts frontend.Options, stdout, stderr io.Writer) int {
-	src, err := os.ReadFile(file)
+	src, err := frontend.ReadSource(file)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", file, unwrapPathError(err))
 		return exitUserErr

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -15,6 +14,7 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
 )
@@ -51,13 +51,18 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := fs.String("o", "out", "write the target's files and report.json to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
-	want := operands{synopsis: "FILE.p4", min: 1, max: 1, none: "no input file"}
+	server := fs.String("server", "", "compile on the p4hls server at `ADDR` (HOST:PORT of its gRPC port), writing the same files")
+	jobs := fs.Int("jobs", 0, "compile the FILE.p4s given, `N` at once, sharing the query cache: each into OUTDIR/NAME, a line per program, and OUTDIR/summary.jsonl")
+	want := operands{synopsis: "FILE.p4...", min: 1, max: -1, none: "no input file"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
 	}
-	req.File, req.Frontend, req.Targets = files[0], options(), registry
+	if *jobs <= 0 && len(files) > 1 {
+		return usageError(stderr, "compile", "want one FILE.p4, got %d: %s", len(files), strings.Join(files, " "))
+	}
+	req.Frontend, req.Targets = options(), registry
 	if *exhaustive {
 		req.Synth.AttemptBudget = -1 // synth.Options: negative, no bound
 	}
@@ -65,26 +70,64 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "p4hls compile: %v\n", err)
 		return exitUsage
 	}
-	var err error
-	if req.Source, err = os.ReadFile(req.File); err != nil {
-		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
-		return exitUserErr
-	}
 	req.Synth.Cache = synth.NewMemoryCache()
 	if *cacheDir != "" {
+		var err error
 		if req.Synth.Cache, err = synth.NewDiskCache(*cacheDir); err != nil {
 			fmt.Fprintf(stderr, "p4hls: %v\n", err)
 			return exitUserErr
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, *timeout)
-	defer cancel()
-	res, err := driver.Compile(ctx, req, progressPrinter(stderr))
+	run, closeRun, err := compiler(*server, *timeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitUsage
+	}
+	defer closeRun()
+	if *jobs > 0 {
+		return compileJobs(ctx, run, req, files, *jobs, *out, stdout, stderr)
+	}
+	req.File = files[0]
+	return compileOne(ctx, run, req, *out, *timeout, stdout, stderr)
+}
+
+// runner runs one compile, here or on a server.
+type runner func(ctx context.Context, req driver.Request, progress driver.Progress) (*driver.Result, error)
+
+// compiler is the runner of a compile with the time limit: the driver in
+// this process, or the server at addr.
+func compiler(addr string, timeout time.Duration) (runner, func(), error) {
+	if addr == "" {
+		return func(ctx context.Context, req driver.Request, progress driver.Progress) (*driver.Result, error) {
+			ctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			return driver.Compile(ctx, req, progress)
+		}, func() {}, nil
+	}
+	rc, err := dialServer(addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(ctx context.Context, req driver.Request, progress driver.Progress) (*driver.Result, error) {
+		return rc.compile(ctx, req, timeout, progress)
+	}, func() { rc.conn.Close() }, nil
+}
+
+// compileOne is `p4hls compile FILE.p4`: the compile, its summary on
+// stdout, the artifacts and report.json in out.
+func compileOne(ctx context.Context, run runner, req driver.Request, out string, timeout time.Duration, stdout, stderr io.Writer) int {
+	var err error
+	if req.Source, err = frontend.ReadSource(req.File); err != nil {
+		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
+		return exitUserErr
+	}
+	res, err := run(ctx, req, progressPrinter(stderr))
 	endProgress(stderr)
 	diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
-	code, failed := compileFailure(err, *timeout, stderr)
-	if werr := writeOutput(*out, res); werr != nil {
-		fmt.Fprintf(stderr, "p4hls: writing %s: %v\n", *out, werr)
+	warnDamagedCache(stderr, req.Synth.Cache, res.Report.CacheRejected)
+	code, failed := compileFailure(err, timeout, stderr)
+	if werr := writeOutput(out, res); werr != nil {
+		fmt.Fprintf(stderr, "p4hls: writing %s: %v\n", out, werr)
 		return max(code, exitUserErr)
 	}
 	if failed {
@@ -93,10 +136,24 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	printTransform(stdout, res.Report.Transform)
 	printActions(stdout, res.Report)
 	for _, a := range res.Artifacts {
-		fmt.Fprintf(stdout, "%s: %s\n", res.Report.Target, filepath.Join(*out, a.Name))
+		fmt.Fprintf(stdout, "%s: %s\n", res.Report.Target, filepath.Join(out, a.Name))
 	}
-	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(*out, reportFile))
+	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(out, reportFile))
 	return exitOK
+}
+
+// warnDamagedCache says when the query cache held damaged entries or
+// answers that did not hold: the compile did not use them (their queries
+// ran again and replaced them), but a cache folder that others write, or
+// a failing disk, is worth knowing about.
+func warnDamagedCache(stderr io.Writer, cache synth.Cache, rejected int) {
+	n := rejected
+	if c, ok := cache.(interface{ Damaged() int }); ok {
+		n += c.Damaged()
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "p4hls: warning: %d entries of the query cache were damaged or did not hold for their query; they were not used, and were rewritten\n", n)
+	}
 }
 
 // setCompileOptions sets the request's fields that flags give as text.

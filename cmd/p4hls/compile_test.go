@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCompile: sampling on Banzai's if_else_raw takes 2 stages (CaT Table
@@ -93,7 +96,7 @@ func TestCompileFailures(t *testing.T) {
 }
 
 func TestBenchUsage(t *testing.T) {
-	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc, sweep or conformance\nrun 'p4hls bench --help' for usage\n"
+	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc, sweep, serve, xdp or conformance\nrun 'p4hls bench --help' for usage\n"
 	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
@@ -349,8 +352,12 @@ func TestTargets(t *testing.T) {
 		stages int
 		alu    string
 	}{{"tofino", 12, "stateful"}, {"menshen", 6, "if_else"}, {"banzai", 32, "pair"}}
-	if len(infos) != len(want) {
+	// Then xdp, a processor: no stages, no ALUs, its CPU port option.
+	if len(infos) != len(want)+1 {
 		t.Fatalf("%d targets", len(infos))
+	}
+	if x := infos[3]; x.Name != "xdp" || x.Limits.Stages != 0 || len(x.ALUs) != 0 || len(x.Options) != 1 || x.Options[0].Name != "cpu-port" || x.Options[0].Default != "510" {
+		t.Errorf("target 3: %+v, want xdp without stages or ALUs, option cpu-port=510", x)
 	}
 	for i, w := range want {
 		got := infos[i]
@@ -368,5 +375,29 @@ func TestTargets(t *testing.T) {
 	code, stdout, _ = runCLI("targets")
 	if code != exitOK || !strings.Contains(stdout, "tofino (default)") || !strings.Contains(stdout, "--option tenant=VALUE") {
 		t.Errorf("exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCompileInterrupted: Ctrl-C (the context main cancels on SIGINT)
+// during synthesis ends the compile as interrupted, not as an internal
+// error: exit 1, a message naming the phase, and a report saying so.
+func TestCompileInterrupted(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var stdout, stderr bytes.Buffer
+	// --exhaustive: BLUE's one-stage mapping is searched to the end,
+	// which takes minutes.
+	code := run(ctx, []string{"compile", "--target", "tofino", "--exhaustive", "-o", out, filepath.Join(corpus, "ok/blue_increase.p4")}, &stdout, &stderr)
+	if code != exitUserErr || !strings.Contains(stderr.String(), "p4hls: interrupted: ") || !strings.Contains(stderr.String(), "synthesizing action blue_increase") {
+		t.Errorf("exit %d\n%s", code, stderr.String())
+	}
+	var r struct{ Status, Error string }
+	data, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &r)
+	}
+	if err != nil || r.Status != "interrupted" {
+		t.Errorf("report: %+v, %v", r, err)
 	}
 }

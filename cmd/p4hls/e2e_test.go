@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/p4hls/p4hls/driver"
 )
 
 // TestBinaryOverCorpus builds the p4hls binary and compiles every program
@@ -15,8 +18,9 @@ import (
 // the exit status is 0, or 2 for the programs whose stateful update
 // pred_raw cannot hold (CaT's Table 4 gives them richer atoms), and a
 // successful compile leaves a report with the documented fields and the
-// ALU pipeline. Then every program for Tofino (tofinoOverCorpus), and
-// one Menshen and one Tofino compile checked more closely.
+// ALU pipeline. Then every program for Tofino (tofinoOverCorpus) and for
+// every other registered target (no exit 3 on any), and one Menshen and
+// one Tofino compile checked more closely.
 func TestBinaryOverCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and compiles the corpus")
@@ -64,6 +68,7 @@ func TestBinaryOverCorpus(t *testing.T) {
 		}
 	}
 	tofinoOverCorpus(t, bin, files)
+	otherTargetsOverCorpus(t, bin, files, "banzai", "tofino")
 	out := t.TempDir()
 	if code, stderr := runBinary(t, bin, "compile", "--target", "menshen", "-o", out, filepath.Join(corpus, "ok", "sampling.p4")); code != exitOK {
 		t.Errorf("menshen: exit %d\n%s", code, stderr)
@@ -109,10 +114,14 @@ func tofinoOverCorpus(t *testing.T, bin string, files []string) {
 	slow := map[string]bool{"learn_filter.p4": true, "stateful_firewall.p4": true, "stfq.p4": true, "siphash.p4": true}
 	for _, file := range files {
 		name := filepath.Base(file)
+		out := t.TempDir()
 		if slow[name] {
+			// Refused or not, never an internal error.
+			if code, stderr := runBinary(t, bin, "compile", "--target", "tofino", "-o", out, file); code == exitInternal {
+				t.Errorf("tofino %s: exit 3, an internal error\n%s", name, stderr)
+			}
 			continue
 		}
-		out := t.TempDir()
 		code, stderr := runBinary(t, bin, "compile", "--target", "tofino", "-o", out, file)
 		if why, ok := refused[name]; ok {
 			if code != exitDoesNotFit || !strings.Contains(stderr, why) {
@@ -143,6 +152,24 @@ func tofinoOverCorpus(t *testing.T, bin string, files []string) {
 		if _, err := os.Stat(stf); err == nil {
 			if code, stderr := runBinary(t, bin, "sim", tna, stf); code != exitOK {
 				t.Errorf("tofino %s: the TNA program fails %s: exit %d\n%s", name, filepath.Base(stf), code, stderr)
+			}
+		}
+	}
+}
+
+// otherTargetsOverCorpus compiles every corpus program for every
+// registered target but the ones the test checks in detail (done): a
+// target may refuse a program (exit 2, saying why), but an internal error
+// (exit 3) is p4hls's bug on a user's program.
+func otherTargetsOverCorpus(t *testing.T, bin string, files []string, done ...string) {
+	for _, target := range driver.Registry().Names() {
+		if slices.Contains(done, target) {
+			continue
+		}
+		for _, file := range files {
+			code, stderr := runBinary(t, bin, "compile", "--target", target, "-o", t.TempDir(), file)
+			if code == exitInternal {
+				t.Errorf("%s %s: exit 3, an internal error\n%s", target, filepath.Base(file), stderr)
 			}
 		}
 	}

@@ -2,6 +2,9 @@
 //
 //	p4hls check [-I DIR]... [-D NAME[=VALUE]]... [--syntax-only] FILE.p4...
 //	p4hls compile [--target NAME] [--alu NAME] [--option NAME=VALUE]... [-o OUTDIR] FILE.p4
+//	p4hls compile --jobs N [flags] FILE.p4...
+//	p4hls compile --server ADDR [flags] FILE.p4
+//	p4hls serve [--grpc-addr ADDR] [--http-addr ADDR] [--cache STORE]
 //	p4hls targets [--json]
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
 //	p4hls bench synth|transform|alloc|sweep [--json FILE]
@@ -47,6 +50,7 @@ func commands() []command {
 	return []command{
 		{"check", "parse and check P4-16 programs, print diagnostics", runCheck},
 		{"compile", "compile a program for a target: phase 1, synthesis, allocation, the target's files", runCompile},
+		{"serve", "serve the compiler over gRPC and REST (loopback by default)", runServe},
 		{"targets", "list the targets, their limits, ALUs and options", runTargets},
 		{"bench", "run a benchmark table (bench synth: CaT's Table 4; bench conformance: p4c's test programs)", runBench},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},

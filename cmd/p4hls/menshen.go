@@ -46,7 +46,7 @@ func menshenMachine(ctx context.Context, dir string) (*lower.Machine, error) {
 	if b.Alloc == alloc.Feasible.String() {
 		req.AllocMode = alloc.Feasible
 	}
-	if req.Source, err = os.ReadFile(b.File); err != nil {
+	if req.Source, err = frontend.ReadSource(b.File); err != nil {
 		return nil, unwrapPathError(err)
 	}
 	if sum := sha256.Sum256(req.Source); hex.EncodeToString(sum[:]) != b.SHA256 {

@@ -105,6 +105,9 @@ func TestDocumentedKeys(t *testing.T) {
 		{"--target", "tofino", "ok/me2_disjoint_writes.p4"},
 		{"--target", "tofino", "ok/marple_new_flow.p4"},
 		{"--target", "tofino", "bad/redeclared.p4"},
+		{"--target", "xdp", "-I", filepath.Join(corpus, "include"), "-D", "UNUSED=1", "ok/ipv4_lpm.p4"},
+		{"--target", "xdp", "../../backends/xdp/testdata/counters.p4"},
+		{"--target", "xdp", "../../backends/xdp/testdata/sketch.p4"},
 	}
 	written := map[string]map[string]bool{"operand": {}}
 	for _, args := range compiles {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
@@ -18,9 +17,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	options := frontendFlags(fs)
 	seed := fs.Int64("seed", 1, "`N` seeds random() and the random hash")
-	target := fs.String("target", "", "run on `TARGET`'s model instead of the interpreter: menshen (then the first argument is the compile's OUTDIR)")
+	target := fs.String("target", "", "run on `TARGET` instead of the interpreter: menshen (its model) or xdp (the Linux kernel, as root); then the first argument is the compile's OUTDIR")
 	want := operands{synopsis: "PROGRAM.p4 TEST.stf", min: 2, max: 2}
-	fs.Usage = func() { printHelp(stdout, fs, want, "--target menshen OUTDIR TEST.stf") }
+	fs.Usage = func() { printHelp(stdout, fs, want, "--target menshen|xdp OUTDIR TEST.stf") }
 	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
@@ -30,10 +29,12 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "":
 	case "menshen":
 		return runMenshenSim(ctx, program, test, stdout, stderr)
+	case "xdp":
+		return runXDPSim(ctx, program, test, stdout, stderr)
 	default:
-		return usageError(stderr, "sim", "--target %s: the targets with a model here are: menshen", *target)
+		return usageError(stderr, "sim", "--target %s: the targets sim runs on are: menshen, xdp", *target)
 	}
-	src, err := os.ReadFile(program)
+	src, err := frontend.ReadSource(program)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", program, unwrapPathError(err))
 		return exitUserErr

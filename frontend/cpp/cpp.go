@@ -12,9 +12,9 @@ package cpp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -22,13 +22,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/internal/fsread"
 )
 
 // Limits that keep hostile input from hanging or exhausting the preprocessor.
 const (
 	maxIncludeDepth = 200
 	maxOutputBytes  = 256 << 20
-	maxExpansions   = 200_000 // macro replacements in one translation unit
+	// MaxFileBytes is the largest source file read (real P4 programs are
+	// well under a megabyte; the largest public switch.p4 is ~0.5 MB).
+	MaxFileBytes  = 16 << 20
+	maxExpansions = 200_000 // macro replacements in one translation unit
+	// maxExpansionTokens bounds the tokens macro bodies produce in one
+	// translation unit, arguments expanded at each use included: a few
+	// macros that double their argument make 2^n tokens from n
+	// replacements, which maxExpansions alone does not stop.
+	maxExpansionTokens = 1_000_000
 )
 
 // Options say where includes come from and what is predefined.
@@ -83,7 +92,7 @@ func Preprocess(ctx context.Context, file string, src []byte, opts Options, d *d
 		sources: map[string][]byte{},
 	}
 	if p.opts.ReadFile == nil {
-		p.opts.ReadFile = os.ReadFile
+		p.opts.ReadFile = func(name string) ([]byte, error) { return fsread.ReadRegular(name, MaxFileBytes) }
 	}
 	for name, body := range opts.Defines {
 		p.macros[name] = &macro{name: name, body: tokenize(body)}
@@ -105,6 +114,7 @@ type state struct {
 	out        bytes.Buffer
 	lines      []Origin
 	expansions int
+	produced   int  // tokens macro substitutions produced (maxExpansionTokens)
 	stopped    bool // output limit or cancellation: read no more
 }
 
@@ -346,12 +356,23 @@ func (p *state) include(file string, span diag.Span, rest string) {
 		return
 	}
 	resolved, src, err := p.find(file, name, quoted)
-	if err != nil {
+	var unreadable *unreadableError
+	switch {
+	case errors.As(err, &unreadable):
+		p.diags.Errorf(span, diag.IncludeNotFound, "cannot read include file %q: %v", name, unreadable.err)
+		return
+	case err != nil:
 		p.diags.Errorf(span, diag.IncludeNotFound, "cannot find include file %q (searched %s)", name, err)
 		return
 	}
 	p.file(resolved, src, span)
 }
+
+// unreadableError is an include file that exists but cannot be read as
+// source (a device, a FIFO, too large, no permission).
+type unreadableError struct{ err error }
+
+func (e *unreadableError) Error() string { return e.err.Error() }
 
 // find looks for an include file: next to the including file (quoted form
 // only), in each -I folder, then among the bundled files.
@@ -369,8 +390,16 @@ func (p *state) find(from, name string, quoted bool) (string, []byte, error) {
 		if src, ok := p.sources[full]; ok {
 			return full, src, nil
 		}
-		if src, err := p.opts.ReadFile(full); err == nil {
+		src, err := p.opts.ReadFile(full)
+		switch {
+		case err == nil:
 			return full, src, nil
+		case !errors.Is(err, fs.ErrNotExist):
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the diagnostic names the file already
+			}
+			return "", nil, &unreadableError{err} // found, but not a source file
 		}
 	}
 	if p.opts.Bundled != nil {

@@ -246,7 +246,7 @@ func (p *state) expand(ts []token, span diag.Span) []token {
 	}
 	space := token{kind: tokSpace, text: " "}
 	var out []token
-	for len(stack) > 0 {
+	for len(stack) > 0 && !p.stopped {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		m, ok := p.macros[t.text]
@@ -417,6 +417,15 @@ func (p *state) substitute(m *macro, args [][]token, hide *hideSet, span diag.Sp
 		default:
 			out = append(out, t)
 		}
+	}
+	p.produced += len(out)
+	if p.produced > maxExpansionTokens {
+		if !p.stopped {
+			p.diags.Errorf(span, diag.MacroError, "the expansion of macro %s grows past %d tokens; its arguments are expanded again at each use, so nested uses multiply",
+				m.name, maxExpansionTokens)
+		}
+		p.stopped = true
+		return nil
 	}
 	for i := range out {
 		if out[i].hide == nil {

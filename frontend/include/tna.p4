@@ -34,6 +34,7 @@ const bit<32> PORT_METADATA_SIZE = 32w64;
 
 // The flags of a parser's errors (ig_prsr_md.parser_err): no select case
 // matched; the packet ended inside a header; and the hardware's others.
+// The names are Intel's (NO_MATCH was NO_TCAM before TNA 1.0.2).
 const bit<16> PARSER_ERROR_OK           = 16w0x0000;
 const bit<16> PARSER_ERROR_NO_MATCH     = 16w0x0001;
 const bit<16> PARSER_ERROR_PARTIAL_HDR  = 16w0x0002;
@@ -93,6 +94,7 @@ error {
 
 // Prepended to every packet by the hardware; the ingress parser extracts it
 // first.
+@__intrinsic_metadata
 header ingress_intrinsic_metadata_t {
     bit<1>   resubmit_flag;
     @padding bit<1> _pad1;
@@ -103,6 +105,7 @@ header ingress_intrinsic_metadata_t {
 }
 
 // What the ingress control tells the traffic manager.
+@__intrinsic_metadata
 struct ingress_intrinsic_metadata_for_tm_t {
     PortId_t           ucast_egress_port;
     bit<1>             bypass_egress;
@@ -124,6 +127,7 @@ struct ingress_intrinsic_metadata_for_tm_t {
 }
 
 // What the ingress parser found.
+@__intrinsic_metadata
 struct ingress_intrinsic_metadata_from_parser_t {
     bit<48> global_tstamp;
     bit<32> global_ver;
@@ -132,6 +136,7 @@ struct ingress_intrinsic_metadata_from_parser_t {
 
 // What the ingress control tells the ingress deparser: drop_ctl bit 0
 // drops the packet.
+@__intrinsic_metadata
 struct ingress_intrinsic_metadata_for_deparser_t {
     bit<3>         drop_ctl;
     DigestType_t   digest_type;
@@ -141,6 +146,7 @@ struct ingress_intrinsic_metadata_for_deparser_t {
 
 /* ------------------------------------------------------------- egress */
 
+@__intrinsic_metadata
 header egress_intrinsic_metadata_t {
     @padding bit<7> _pad0;
     PortId_t  egress_port;
@@ -169,12 +175,14 @@ header egress_intrinsic_metadata_t {
     bit<16>   pkt_length;
 }
 
+@__intrinsic_metadata
 struct egress_intrinsic_metadata_from_parser_t {
     bit<48> global_tstamp;
     bit<32> global_ver;
     bit<16> parser_err;
 }
 
+@__intrinsic_metadata
 struct egress_intrinsic_metadata_for_deparser_t {
     bit<3>       drop_ctl;
     MirrorType_t mirror_type;
@@ -182,6 +190,7 @@ struct egress_intrinsic_metadata_for_deparser_t {
     bit<7>       coalesce_length;
 }
 
+@__intrinsic_metadata
 struct egress_intrinsic_metadata_for_output_port_t {
     bit<1> capture_tstamp_on_tx;
     bit<1> update_delay_on_tx;
@@ -370,8 +379,11 @@ extern MathUnit<T> {
 };
 
 // What one stateful ALU does to a register cell: execute runs apply on
-// the cell at index (value is the cell, updated in place) and returns rv.
-// The register's types are those of the action (T and I), inferred.
+// the cell at index (value is the cell, updated in place) and returns rv;
+// execute_log runs it on a cell an index that increments each time picks.
+// @synchronous tells p4c's mid end that apply runs where execute is
+// called, so it keeps the control's locals apply reads. The register's
+// types are inferred (Register<_, _>).
 extern RegisterAction<T, I, U> {
     RegisterAction(Register<_, _> reg);
     U execute(in I index);

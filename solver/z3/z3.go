@@ -423,21 +423,39 @@ type Solver struct {
 
 // NewSolver makes a solver in x.
 func (x *Context) NewSolver() *Solver {
-	s := C.Z3_mk_solver(x.c)
-	x.check()
-	C.Z3_solver_inc_ref(x.c, s)
-	x.free = append(x.free, func() { C.Z3_solver_dec_ref(x.c, s) })
-	return &Solver{x: x, s: s}
+	return x.solver(C.Z3_mk_solver(x.c))
 }
 
 // NewSolverFor makes a solver specialized for a logic ("QF_BV" for
 // quantifier-free bit-vectors), which Z3 solves with tactics tuned to it.
 func (x *Context) NewSolverFor(logic string) *Solver {
-	s := C.Z3_mk_solver_for_logic(x.c, x.symbol(logic))
+	return x.solver(C.Z3_mk_solver_for_logic(x.c, x.symbol(logic)))
+}
+
+// solver keeps a new solver alive with x and turns off its Ctrl-C handler.
+func (x *Context) solver(s C.Z3_solver) *Solver {
 	x.check()
 	C.Z3_solver_inc_ref(x.c, s)
 	x.free = append(x.free, func() { C.Z3_solver_dec_ref(x.c, s) })
+	p := x.noCtrlC()
+	C.Z3_solver_set_params(x.c, s, p)
+	C.Z3_params_dec_ref(x.c, p)
+	x.check()
 	return &Solver{x: x, s: s}
+}
+
+// noCtrlC is the parameter that keeps Z3 from installing its own SIGINT
+// handler around a check: by default Z3 swaps the process's handler in
+// and out on every check, which takes Ctrl-C from Go's runtime (the
+// compile then ended as Z3's "interrupted from keyboard", an internal
+// error) and, with checks on several threads, could leave a stale
+// handler that crashed the process. Go owns the signals; a cancelled
+// context.Context interrupts Z3 through Z3_interrupt instead.
+func (x *Context) noCtrlC() C.Z3_params {
+	p := C.Z3_mk_params(x.c)
+	C.Z3_params_inc_ref(x.c, p)
+	C.Z3_params_set_bool(x.c, p, x.symbol("ctrl_c"), false)
+	return p
 }
 
 // SetResourceLimit bounds each check by Z3's resource counter ("rlimit"),
@@ -622,12 +640,17 @@ type Optimize struct {
 	o C.Z3_optimize
 }
 
-// NewOptimize makes an optimizer in x.
+// NewOptimize makes an optimizer in x, without Z3's Ctrl-C handler
+// (noCtrlC).
 func (x *Context) NewOptimize() *Optimize {
 	o := C.Z3_mk_optimize(x.c)
 	x.check()
 	C.Z3_optimize_inc_ref(x.c, o)
 	x.free = append(x.free, func() { C.Z3_optimize_dec_ref(x.c, o) })
+	p := x.noCtrlC()
+	C.Z3_optimize_set_params(x.c, o, p)
+	C.Z3_params_dec_ref(x.c, p)
+	x.check()
 	return &Optimize{x: x, o: o}
 }
 

@@ -37,7 +37,9 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"counters_meters",                     // counters and meters, direct and indexed (its .stf sets colours)
 	"l2_learning",                         // a digest (packed in the deparser) and a multicast group
 	"checksum_verify", "lookahead_verify", // parser errors (verify, short packets) and a checksum verified in the parser
-	"checksum16", // a Checksum16 computed by the ingress deparser
+	"checksum16",      // a Checksum16 computed by the ingress deparser
+	"plain_registers", // registers read and written by plain actions (no @atomic), under nested ifs
+	"header_union",    // a union's isValid() written over its members
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -61,6 +63,7 @@ func TestTofinoEndToEnd(t *testing.T) {
 				t.Fatal(err, res.Diagnostics)
 			}
 			prog := loadTNA(t, res)
+			checkTNANames(t, tnaText(t, res))
 			orig := res.Program
 			c := interp.NewGenerator(orig, 3).Case(10000, 2, 2)
 			ref := func() (interp.Target, error) { return interp.New(orig, interp.Options{}) }
@@ -407,4 +410,136 @@ func TestTofinoRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTofinoPlainRegisters: plain_registers.p4's counters, ordinary
+// actions that read and write registers, go through synthesis as @atomic
+// code does. Called directly from the apply block (phase 1 off, so the
+// ifs stay), each call is a keyless table pinned to its stage; what cannot
+// be placed that way is refused where it is written, saying why.
+func TestTofinoPlainRegisters(t *testing.T) {
+	file := filepath.Join(corpus.Dir(), "ok", "plain_registers.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const red = `            if (hdr.app.session_color == V1MODEL_METER_COLOR_RED) {
+                count_red();
+            } else if (hdr.app.app_color == V1MODEL_METER_COLOR_RED) {
+                count_red();
+            }`
+	const oneRed = `            if (hdr.app.session_color == V1MODEL_METER_COLOR_RED || hdr.app.app_color == V1MODEL_METER_COLOR_RED) {
+                count_red();
+            }`
+	const yellowApp = `            } else if (hdr.app.app_color == V1MODEL_METER_COLOR_YELLOW) {
+                count_yellow();
+            }`
+	tests := []struct {
+		name        string
+		edits       [][2]string
+		noTransform bool
+		refused     string
+	}{
+		{"direct calls", [][2]string{{red, oneRed}, {yellowApp, "            }"}}, true, ""},
+		{"two calls", nil, true,
+			"plain_registers.p4:61:17: action count_red is applied by two tables (a call of it is a table too); it uses register red_pkts"},
+		{"in the apply block", [][2]string{{"        if (hdr.app.isValid()) {", "        red_pkts.write(0, 7);\n        if (hdr.app.isValid()) {"}}, false,
+			"plain_registers.p4:57:9: the apply block uses register red_pkts outside an action: p4hls maps the register accesses of an action onto a stateful ALU; move red_pkts.write(32w0, 32w7) into an action"},
+		{"a data argument", [][2]string{{red, oneRed}, {yellowApp, "            }"}, {"action count_green() {", "action count_green(bit<32> d) {"},
+			{"n = n + 1;\n        green_pkts", "n = n + d;\n        green_pkts"}, {"count_green();", "count_green(hdr.app.session);"}}, true,
+			"a call of action count_green with argument hdr.app.session: on Tofino the call is a keyless table whose default action it is"},
+		{"an extern synthesis does not map", [][2]string{{"        hdr.app.count = n;\n    }\n\n    action count_yellow", "        hdr.app.count = n;\n        random(hdr.app.qfi, 0, 7);\n    }\n\n    action count_yellow"}}, false,
+			"plain_registers.p4:35:9: the call random(hdr.app.qfi, 8w0, 8w7) in a synthesized action (action count_green uses register green_pkts outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			changed := string(src)
+			for _, ed := range tc.edits {
+				if !strings.Contains(changed, ed[0]) {
+					t.Fatalf("%q is not in the program", ed[0])
+				}
+				changed = strings.Replace(changed, ed[0], ed[1], 1)
+			}
+			res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: []byte(changed), Target: "tofino", NoTransform: tc.noTransform,
+				Synth: synth.Options{Cache: sharedCache}}, nil)
+			if tc.refused != "" {
+				var fit *driver.DoesNotFitError
+				if !errors.As(err, &fit) || !strings.Contains(err.Error(), tc.refused) {
+					t.Errorf("got %v, want a DoesNotFitError with %q", err, tc.refused)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err, res.Diagnostics)
+			}
+			text := string(tnaText(t, res))
+			for _, want := range []string{"@stage(0)\n    table p4hls_call_count_red {", "p4hls_call_count_green.apply();"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the TNA program has no %q:\n%s", want, text)
+				}
+			}
+			prog := loadTNA(t, res)
+			c := interp.NewGenerator(res.Program, 11).Case(3000, 2, 2)
+			ref := func() (interp.Target, error) { return interp.New(res.Program, interp.Options{}) }
+			emitted := func() (interp.Target, error) { return interp.New(prog, interp.Options{}) }
+			div, err := interp.Diff(ref, emitted, c, interp.RegisterCells(res.Program))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if div != nil {
+				t.Fatalf("the TNA program disagrees with the original: %v\n%s", div, text)
+			}
+		})
+	}
+}
+
+// compileCorpus compiles a corpus program for Tofino.
+func compileCorpus(t *testing.T, program string) *driver.Result {
+	t.Helper()
+	file := filepath.Join(corpus.Dir(), "ok", program)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: "tofino", Synth: synth.Options{Cache: sharedCache}}, nil)
+	if err != nil {
+		t.Fatal(err, res.Diagnostics)
+	}
+	return res
+}
+
+// TestTofinoTables: tables as users write them. One with no default
+// action and no NoAction among its actions runs P4's implied NoAction: the
+// TNA table writes no default either (it named an action the table did
+// not list, an internal error, exit 3). A key of an action selector's is
+// refused where the table is (TNA's ActionSelector is not written).
+func TestTofinoTables(t *testing.T) {
+	const acts = "            drop;\n            NoAction;\n        }\n        size = 1024;\n        default_action = drop();"
+	tofinoVariants(t, "ipv4_lpm.p4", nil, []tofinoVariant{
+		{"no default action", acts, "            drop;\n        }\n        size = 1024;", "", "", ""},
+		{"an action selector", acts, "            drop;\n        }\n        implementation = action_selector(HashAlgorithm.crc16, 32w64, 32w14);",
+			"ipv4_lpm.p4:78:5: table ipv4_lpm: key hdr.ipv4.srcAddr is an action selector's; p4hls does not write TNA's ActionSelector for Tofino yet",
+			"            hdr.ipv4.dstAddr: lpm;\n", "            hdr.ipv4.dstAddr: lpm;\n            hdr.ipv4.srcAddr: selector;\n"},
+	})
+}
+
+// TestTofinoStandardMetadata: v1model's standard metadata beyond the
+// ports comes from Tofino's intrinsic metadata where it has the field (the
+// ingress's global timestamp from ig_prsr_md; the egress's timestamps,
+// queue depths and replication id from eg_prsr_md and eg_intr_md), and is
+// refused, saying why, where it does not.
+func TestTofinoStandardMetadata(t *testing.T) {
+	const fwd = "        hdr.ipv4.ttl = hdr.ipv4.ttl - 1;\n"
+	tofinoVariants(t, "ipv4_lpm.p4", nil, []tofinoVariant{
+		{"the ingress timestamp", fwd, fwd + "        hdr.ipv4.identification = (bit<16>) standard_metadata.ingress_global_timestamp;\n", "", "", ""},
+		{"the packet length", fwd, fwd + "        hdr.ipv4.totalLen = (bit<16>) standard_metadata.packet_length;\n",
+			"control MyIngress reads standard_metadata.packet_length: Tofino's ingress has no packet length", "", ""},
+		{"a queue depth in the ingress", fwd, fwd + "        hdr.ipv4.totalLen = (bit<16>) standard_metadata.deq_qdepth;\n",
+			"control MyIngress reads standard_metadata.deq_qdepth: v1model fills the queueing metadata in the egress only", "", ""},
+	})
+	const apply = "        if (sm.egress_port == sm.ingress_port) {"
+	tofinoVariants(t, "egress_bridge.p4", nil, []tofinoVariant{
+		{"queueing metadata in the egress", apply, "        if (sm.enq_qdepth > 100 || sm.deq_qdepth > 100 || sm.deq_timedelta > 5 || sm.enq_timestamp == 1 || sm.egress_rid == 3) { mark_to_drop(sm); }\n" +
+			"        hdr.ipv4.identification = (bit<16>) sm.egress_global_timestamp;\n" + apply, "", "", ""},
+	})
 }

@@ -127,53 +127,64 @@ func renameRoot(x ir.Expr, from string, to *ir.Var) ir.Expr {
 // renameRootFunc copies x with each variable reference replaced by what
 // fn returns for it.
 func renameRootFunc(x ir.Expr, fn func(*ir.VarRef) ir.Expr) ir.Expr {
-	rec := func(y ir.Expr) ir.Expr { return renameRootFunc(y, fn) }
+	return mapExpr(x, func(y ir.Expr) ir.Expr {
+		if r, ok := y.(*ir.VarRef); ok {
+			return fn(r)
+		}
+		return y
+	})
+}
+
+// mapExpr copies x bottom up, each node replaced by what fn returns for
+// it (its operands already mapped).
+func mapExpr(x ir.Expr, fn func(ir.Expr) ir.Expr) ir.Expr {
+	rec := func(y ir.Expr) ir.Expr { return mapExpr(y, fn) }
 	switch x := x.(type) {
-	case *ir.VarRef:
-		return fn(x)
 	case *ir.Member:
 		c := *x
 		c.X = rec(x.X)
-		return &c
+		return fn(&c)
 	case *ir.StackElem:
 		c := *x
 		c.X, c.Index = rec(x.X), rec(x.Index)
-		return &c
+		return fn(&c)
 	case *ir.Slice:
 		c := *x
 		c.X = rec(x.X)
-		return &c
+		return fn(&c)
 	case *ir.Unary:
 		c := *x
 		c.X = rec(x.X)
-		return &c
+		return fn(&c)
 	case *ir.Binary:
 		c := *x
 		c.X, c.Y = rec(x.X), rec(x.Y)
-		return &c
+		return fn(&c)
 	case *ir.Cast:
 		c := *x
 		c.X = rec(x.X)
-		return &c
+		return fn(&c)
 	case *ir.IsValid:
 		c := *x
 		c.X = rec(x.X)
-		return &c
+		return fn(&c)
 	case *ir.StackOp:
 		c := *x
 		c.X = rec(x.X)
-		return &c
+		return fn(&c)
 	case *ir.Cond:
 		c := *x
 		c.C, c.Then, c.Else = rec(x.C), rec(x.Then), rec(x.Else)
-		return &c
+		return fn(&c)
 	case *ir.List:
 		c := *x
 		c.Elems = nil
 		for _, el := range x.Elems {
 			c.Elems = append(c.Elems, rec(el))
 		}
-		return &c
+		return fn(&c)
+	case nil:
+		return nil
 	}
-	return x
+	return fn(x)
 }

@@ -55,11 +55,11 @@ func (e *emitter) counterOrMeter(inst *ir.Instance) bool {
 	var decl string
 	switch inst.Type.Name {
 	case "counter":
-		decl = fmt.Sprintf("Counter<%s, %s>(%s, CounterType_t.%s)", counterWidth, inst.Type.Args[0], size, kind(1))
+		decl = fmt.Sprintf("Counter<%s, %s>(%s, CounterType_t.%s)", counterWidth, indexType(inst), size, kind(1))
 	case "direct_counter":
 		decl = fmt.Sprintf("DirectCounter<%s>(CounterType_t.%s)", counterWidth, kind(0))
 	case "meter":
-		decl = fmt.Sprintf("Meter<%s>(%s, MeterType_t.%s)", inst.Type.Args[0], size, kind(1))
+		decl = fmt.Sprintf("Meter<%s>(%s, MeterType_t.%s)", indexType(inst), size, kind(1))
 	case "direct_meter":
 		decl = fmt.Sprintf("DirectMeter(MeterType_t.%s)", kind(0))
 	default:
@@ -71,6 +71,21 @@ func (e *emitter) counterOrMeter(inst *ir.Instance) bool {
 	}
 	e.decls = append(e.decls, fmt.Sprintf("    %s %s;\n", decl, inst.Name))
 	return true
+}
+
+// word32 is v1model's index type where an extern declares none.
+var word32 = &ir.Bits{Width: 32}
+
+// indexType is the type that indexes a v1model register, counter or meter:
+// its last type argument (register<T, I>, counter<I>, meter<I>), or
+// bit<32> for the forms without one (register<T>, and the non-generic
+// counter and meter of V1MODEL_VERSION before 20200408).
+func indexType(inst *ir.Instance) ir.Type {
+	args := inst.Type.Args
+	if inst.Type.Name == "register" && len(args) < 2 || len(args) == 0 {
+		return word32
+	}
+	return args[len(args)-1]
 }
 
 // meterOrCounterCall translates a call of a counter's or a meter's method

@@ -87,10 +87,11 @@ func (d *digestSite) digestStmts(meta *ir.Var) []ir.Stmt {
 	return []ir.Stmt{&ir.Assign{LHS: dst, RHS: data}, &ir.Assign{LHS: kind, RHS: bitConst(3, d.receiver)}}
 }
 
-// pack is the ingress deparser's part: its Digest instance, and the pack
-// under the digest's type.
+// pack is the ingress deparser's part: its Digest instance, made with its
+// digest_type (Intel's tna.p4 deprecates the constructor without it), and
+// the pack under that type.
 func (d *digestSite) pack(meta, dprsr *ir.Var) (*ir.Instance, ir.Stmt) {
-	inst := &ir.Instance{Name: digestField, Type: &ir.Extern{Name: "Digest", Args: []ir.Type{d.data}}}
+	inst := &ir.Instance{Name: digestField, Type: &ir.Extern{Name: "Digest", Args: []ir.Type{d.data}}, Args: []ir.Expr{bitConst(3, d.receiver)}}
 	kind := member(&ir.VarRef{Var: dprsr}, "digest_type", &ir.Bits{Width: 3})
 	call := &ir.Call{Callee: ir.Callee{Recv: &ir.InstanceRef{Inst: inst}, Method: "pack"},
 		Args: []*ir.Arg{{Value: member(&ir.VarRef{Var: meta}, digestField, d.data)}}}

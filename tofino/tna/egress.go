@@ -2,7 +2,9 @@ package tna
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -162,19 +164,20 @@ func (e *emitter) checkEgress() error {
 	}
 	for _, a := range c.Actions {
 		if e.in.Graph(a.Name) != nil {
-			return errorAt(a.Span, "action %s: @atomic code in the egress control is not written for Tofino yet", a.Name)
+			return errorAt(a.Span, "action %s %s, so synthesis maps it onto ALUs; p4hls places synthesized actions in the Tofino ingress only, not yet in the egress", a.Name, synthesizedBecause(a))
 		}
 	}
 	for _, inst := range c.Instances {
 		if !isCounterOrMeter(inst) {
-			return errorAt(inst.Span, "extern %s in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only", inst.Name)
+			return errorAt(inst.Span, "extern %s in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only (its registers' stateful ALUs are placed in the ingress only, not yet in the egress)", inst.Name)
 		}
 	}
-	text, err := portsOnly(c)
+	text, err := portsOnly(c, slices.Collect(maps.Keys(stdFromIntrinsic["egress"]))...)
 	if err != nil {
 		return err
 	}
 	std := c.Params[2]
+	e.egressStdLoads = stdLoads(text, std.Name, "egress")
 	if strings.Contains(text, std.Name+".egress_port = ") {
 		return errorAt(c.Span, "control %s sets %s.egress_port; a Tofino egress cannot change the port", c.Name, std.Name)
 	}
@@ -319,7 +322,7 @@ func (e *emitter) egressControl() error {
 	e.printTables(tables)
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
-	for _, l := range e.bridge.loads(hdr.Name, meta.Name, std.Name) {
+	for _, l := range append(e.bridge.loads(hdr.Name, meta.Name, std.Name), e.egressStdLoads...) {
 		e.pr.Line("%s", l)
 	}
 	e.controlTail(body)

@@ -18,6 +18,7 @@ package tna
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -67,6 +68,7 @@ type emitter struct {
 	sums                      []deparserSum    // the ingress's Checksum16 calls, for its deparser
 	plainHashes, randoms      int              // the hash and random units of plain code written
 	egressWritten             bool             // the egress control is being written
+	stdLoads, egressStdLoads  []string         // standard metadata the ingress, the egress fill from intrinsic metadata
 }
 
 // tableStages is where allocation put a table and its actions.
@@ -86,6 +88,7 @@ func Emit(ctx context.Context, in *backends.Compiled) (string, error) {
 		stages: map[*ir.Table]*tableStages{}, extraTables: map[*ir.Table][]string{}, followers: map[*ir.Table][]follower{}, stageOf: map[*ir.Table]int{}, origOf: map[*ir.Table]*ir.Table{}, pairs: map[string]pair{}, registerOf: map[string]string{},
 		synthesizedApplied: map[string]bool{}, appliedAs: map[diag.Span]*ir.Table{}, ctx: ctx, wideConstants: map[string]map[int32]bool{}}
 	e.pr = ir.NewPrinter(&e.out)
+	e.pr.OrderEntries() // table copies entries in their priority order
 	if err := e.check(); err != nil {
 		return "", err
 	}
@@ -177,10 +180,11 @@ func (e *emitter) check() error {
 	if err := e.checkVerifies(); err != nil {
 		return err
 	}
-	text, err := portsOnly(e.ingress, "mcast_grp", "parser_error", "checksum_error")
+	text, err := portsOnly(e.ingress, append(slices.Collect(maps.Keys(stdFromIntrinsic["ingress"])), "mcast_grp", "parser_error", "checksum_error")...)
 	if err != nil {
 		return err
 	}
+	e.stdLoads = stdLoads(text, e.ingress.Params[2].Name, "ingress")
 	e.mcast = strings.Contains(text, e.ingress.Params[2].Name+".mcast_grp")
 	e.readsParserError = strings.Contains(text, e.ingress.Params[2].Name+".parser_error")
 	if err := e.checkRandoms(); err != nil {
@@ -207,11 +211,55 @@ func portsOnly(c *ir.Control, also ...string) (string, error) {
 	if st, ok := std.Type.(*ir.Struct); ok {
 		for _, f := range st.Fields {
 			if !slices.Contains(allowed, f.Name) && strings.Contains(text, std.Name+"."+f.Name) {
-				return "", errorAt(c.Span, "control %s reads %s.%s; on Tofino p4hls keeps the ingress and egress ports of v1model's standard metadata only", c.Name, std.Name, f.Name)
+				why := unmappedStd[f.Name]
+				if why == "" {
+					why = "Tofino's intrinsic metadata has no field p4hls maps it to"
+				}
+				return "", errorAt(c.Span, "control %s reads %s.%s: %s", c.Name, std.Name, f.Name, why)
 			}
 		}
 	}
 	return text, nil
+}
+
+// unmappedStd says why a field of v1model's standard metadata has no
+// Tofino counterpart where a control reads it.
+var unmappedStd = map[string]string{
+	"packet_length":            "Tofino's ingress has no packet length, and the egress's (eg_intr_md.pkt_length) counts the bytes bridged to it",
+	"instance_type":            "Tofino has no instance type: p4hls writes no clones, resubmits or recirculations",
+	"priority":                 "Tofino's queue is chosen by ig_tm_md.qid and ingress_cos, not a priority p4hls maps",
+	"enq_timestamp":            "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"enq_qdepth":               "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"deq_timedelta":            "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"deq_qdepth":               "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"egress_rid":               "v1model fills the replication id in the egress only (there Tofino's eg_intr_md has it)",
+	"egress_global_timestamp":  "v1model fills it in the egress only (there Tofino's eg_prsr_md.global_tstamp has it)",
+	"ingress_global_timestamp": "the egress would need it bridged from the ingress, which p4hls does not do yet",
+}
+
+// stdFromIntrinsic maps a field of v1model's standard metadata to the
+// Tofino intrinsic metadata that holds it, per control ("ingress",
+// "egress"). Tofino counts time in nanoseconds where BMv2 counts
+// microseconds, and its enqueue timestamp and dequeue delta are 18 bits
+// (zero-extended here); the queue depths are cells in both.
+var stdFromIntrinsic = map[string]map[string]string{
+	"ingress": {"ingress_global_timestamp": "ig_prsr_md.global_tstamp"},
+	"egress": {"egress_global_timestamp": "eg_prsr_md.global_tstamp", "enq_timestamp": "(bit<32>) eg_intr_md.enq_tstamp",
+		"enq_qdepth": "eg_intr_md.enq_qdepth", "deq_timedelta": "(bit<32>) eg_intr_md.deq_timedelta",
+		"deq_qdepth": "eg_intr_md.deq_qdepth", "egress_rid": "eg_intr_md.egress_rid"},
+}
+
+// stdLoads are the assignments that fill the fields of the standard
+// metadata (named std) that a control's text reads from the intrinsic
+// metadata of half, in the order of stdFromIntrinsic's names.
+func stdLoads(text, std, half string) []string {
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(stdFromIntrinsic[half])) {
+		if strings.Contains(text, std+"."+f) {
+			out = append(out, fmt.Sprintf("%s.%s = %s;", std, f, stdFromIntrinsic[half][f]))
+		}
+	}
+	return out
 }
 
 // reads reports whether statements name v.
@@ -445,6 +493,10 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 		c.Name, c.Next = rename(s.Name), rename(s.Next)
 		if s.Select != nil {
 			sel := *s.Select
+			sel.Exprs = nil
+			for _, x := range s.Select.Exprs {
+				sel.Exprs = append(sel.Exprs, unionValid(x))
+			}
 			sel.Cases = nil
 			for _, k := range s.Select.Cases {
 				kc := *k

@@ -43,6 +43,9 @@ func (e *emitter) ingressBlock() error {
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
 	e.pr.Line("%s.ingress_port = ig_intr_md.ingress_port;", std.Name)
+	for _, l := range e.stdLoads {
+		e.pr.Line("%s", l)
+	}
 	for _, l := range e.ingressPrologue() {
 		e.pr.Line("%s", l)
 	}
@@ -77,7 +80,7 @@ func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables [
 	for _, a := range c.Actions {
 		if e.in.Graph(a.Name) != nil {
 			if !e.synthesizedApplied[a.Name] {
-				return nil, nil, nil, errorAt(a.Span, "action %s holds @atomic code and no table applies it; the Tofino backend places @atomic actions through their table", a.Name)
+				return nil, nil, nil, errorAt(a.Span, "action %s %s, so synthesis maps it onto ALUs, and no table applies it; the Tofino backend places such an action through its table (or a call of it alone in the apply block)", a.Name, synthesizedBecause(a))
 			}
 			continue
 		}
@@ -149,8 +152,8 @@ func (e *emitter) ingressEpilogue(hdr, meta, std *ir.Var) []ir.Stmt {
 
 // register turns a v1model register into a TNA Register.
 func (e *emitter) register(inst *ir.Instance) error {
-	if inst.Type.Name != "register" || len(inst.Type.Args) != 2 {
-		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes registers, counters and meters only", inst.Type.Name, inst.Name)
+	if inst.Type.Name != "register" || len(inst.Type.Args) == 0 {
+		return errorAt(inst.Span, "extern %s %s: the Tofino backend writes v1model's registers, counters and meters (and Checksum16) only", inst.Type.Name, inst.Name)
 	}
 	size := "32w1"
 	if len(inst.Args) > 0 {
@@ -159,11 +162,11 @@ func (e *emitter) register(inst *ir.Instance) error {
 	e.registerOf[inst.Name] = inst.Type.Args[0].String()
 	if pr, ok := e.pairs[inst.Name]; ok {
 		if pr.lo == inst.Name { // declared once, for its low half
-			e.decls = append(e.decls, fmt.Sprintf("    Register<p4hls_pair_t, %s>(%s) %s;\n", inst.Type.Args[1], size, pr.name()))
+			e.decls = append(e.decls, fmt.Sprintf("    Register<p4hls_pair_t, %s>(%s) %s;\n", indexType(inst), size, pr.name()))
 		}
 		return nil
 	}
-	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], inst.Type.Args[1], size, inst.Name))
+	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], indexType(inst), size, inst.Name))
 	return nil
 }
 
@@ -213,11 +216,17 @@ func (e *emitter) findPairs() error {
 // before), and the later stages get keyless tables of their own.
 func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 	t := *n.Table
+	for _, k := range n.Table.Keys {
+		if k.Match == "selector" {
+			return nil, errorAt(n.Table.Span, "table %s: key %s is an action selector's; p4hls does not write TNA's ActionSelector for Tofino yet", n.Table.Name, ir.Format(k.Expr))
+		}
+	}
 	// TNA has no optional match: an optional key (exact or anything) is a
 	// ternary one whose entries are exact or wildcards.
 	t.Keys = nil
 	for _, k := range n.Table.Keys {
 		kc := *k
+		kc.Expr = unionValid(k.Expr)
 		if kc.Match == ir.MatchOptional {
 			kc.Match = ir.MatchTernary
 		}
@@ -235,7 +244,7 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 			continue
 		}
 		if e.synthesizedApplied[a.Name] {
-			return nil, errorAt(n.Span, "action %s is applied by two tables; the Tofino backend places an @atomic action through one", a.Name)
+			return nil, errorAt(n.Span, "action %s is applied by two tables (a call of it is a table too); it %s, and the Tofino backend places such an action, whose registers live in one stage's stateful ALUs, through one table", a.Name, synthesizedBecause(a))
 		}
 		e.synthesizedApplied[a.Name] = true
 		v, err := e.synthesized(n.Table, a, g, ts.match, ts.alus[k])
@@ -256,13 +265,15 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 		rc.Action = swap(r.Action)
 		t.Actions = append(t.Actions, &rc)
 	}
-	if n.Table.Default != nil {
-		d := *n.Table.Default
-		d.Action = swap(d.Action)
-		t.Default = &d
+	if d := n.Table.Default; d != nil && !impliedNoAction(n.Table) {
+		dc := *d
+		dc.Action = swap(d.Action)
+		t.Default = &dc
+	} else {
+		t.Default = nil // P4's default: NoAction, which the table need not list
 	}
 	t.Entries = nil
-	for _, en := range n.Table.Entries {
+	for _, en := range matchOrder(n.Table) {
 		ec := *en
 		call := *en.Action
 		call.Action = swap(call.Action)
@@ -270,6 +281,49 @@ func (e *emitter) table(n *transform.Node) (*ir.Table, error) {
 		t.Entries = append(t.Entries, &ec)
 	}
 	return &t, nil
+}
+
+// impliedNoAction reports whether a table's default action is the NoAction
+// P4 gives a table without one, and the table does not list it: written
+// out, the default would name an action the table does not have.
+func impliedNoAction(t *ir.Table) bool {
+	if t.Default == nil || t.Default.Action.Name != "NoAction" || t.DefaultConst {
+		return false
+	}
+	return !slices.ContainsFunc(t.Actions, func(r *ir.ActionRef) bool { return r.Action == t.Default.Action })
+}
+
+// matchOrder returns a table's const entries in the order they are
+// matched, which is how the TNA program writes them (p4c refuses
+// priorities in const entries): the higher priority first, then, for an
+// lpm key, the longer prefix, then the entry written first, as the
+// interpreter ranks them.
+func matchOrder(t *ir.Table) []*ir.Entry {
+	lpm := slices.IndexFunc(t.Keys, func(k *ir.Key) bool { return k.Match == ir.MatchLPM })
+	prefix := func(e *ir.Entry) int {
+		if lpm < 0 || lpm >= len(e.Keys) {
+			return 0
+		}
+		switch k := e.Keys[lpm]; k.Kind {
+		case ir.KeysetMask:
+			n := 0
+			for _, w := range k.Mask.Bits() {
+				n += bits.OnesCount(uint(w))
+			}
+			return n
+		case ir.KeysetDefault:
+			return 0
+		}
+		return ir.WidthBits(t.Keys[lpm].Expr.Type())
+	}
+	out := slices.Clone(t.Entries)
+	slices.SortStableFunc(out, func(a, b *ir.Entry) int {
+		if a.Priority != b.Priority {
+			return b.Priority - a.Priority
+		}
+		return prefix(b) - prefix(a)
+	})
+	return out
 }
 
 // synthesized writes a synthesized action as one action per stage of its
@@ -404,14 +458,14 @@ func (ac *actionCode) storage(alu *synth.ALU) (storage, error) {
 		if alu.State[0].Index != alu.State[1].Index || alu.State[0].IndexBits != alu.State[1].IndexBits {
 			return st, errorAt(ac.a.Span, "action %s: a register pair addressed at two indexes", ac.a.Name)
 		}
-		st = storage{reg: p.name(), valueType: "p4hls_pair_t", index: used[0], indexType: used[0].Register.Type.Args[1], halves: []string{"value.lo", "value.hi"}}
+		st = storage{reg: p.name(), valueType: "p4hls_pair_t", index: used[0], indexType: indexType(used[0].Register), halves: []string{"value.lo", "value.hi"}}
 		return st, nil
 	}
 	reg := used[0].Register
 	if w := ac.e.registerOf[reg.Name]; w != "bit<32>" {
 		return st, errorAt(reg.Span, "register %s holds %s; the Tofino backend writes 32-bit registers", reg.Name, w)
 	}
-	st = storage{reg: reg.Name, valueType: "bit<32>", index: used[0], indexType: reg.Type.Args[1]}
+	st = storage{reg: reg.Name, valueType: "bit<32>", index: used[0], indexType: indexType(reg)}
 	for _, c := range alu.State {
 		h := ""
 		if c.Register != nil {
@@ -625,6 +679,31 @@ func (ac *actionCode) stage(s int, aluStages []int, last, multi bool) (string, e
 	return b.String(), nil
 }
 
+// followerStmts come after an application of t: when an action it ran
+// spans stages, they apply the tables of the later stages.
+func (e *emitter) followerStmts(t *ir.Table) []ir.Stmt {
+	var out []ir.Stmt
+	for _, f := range e.followers[t] {
+		var then []ir.Stmt
+		for _, name := range f.tables {
+			then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: name}})
+		}
+		cond := &ir.Binary{Op: ir.Eq, X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
+			Y: &ir.Const{T: &ir.Bits{Width: 1}, Value: big.NewInt(1)}, T: ir.Bool{}}
+		out = append(out, &ir.If{Cond: cond, Then: then})
+	}
+	return out
+}
+
+// synthesizedBecause says why synthesis maps an action: it holds @atomic
+// code, or it uses a register.
+func synthesizedBecause(a *ir.Action) string {
+	if r := ir.RegisterCall(a.Body); r != nil && !ir.AtomicIn(a.Body) {
+		return "uses register " + r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name
+	}
+	return "holds @atomic code"
+}
+
 // follower is the later stages of a multi-stage action: its run flag and
 // the tables, in stage order, that run them.
 type follower struct {
@@ -676,28 +755,27 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, ss...)
 				continue
 			}
+			if r, ok := s.Call.Callee.Recv.(*ir.InstanceRef); ok && r.Inst.Type.Name == "register" {
+				return nil, errorAt(s.Span(), "%s uses register %s outside an action: p4hls maps the register accesses of an action onto a stateful ALU; move %s into an action", where, r.Inst.Name, ir.Format(s.Call))
+			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
 				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))
 			}
 			out = append(out, markToDrop(s.Call.Args[0].Value, e.mcast)...)
 		case *ir.CallAction:
-			if e.in.Graph(s.Call.Action.Name) != nil {
-				return nil, errorAt(s.Span(), "%s calls @atomic action %s directly; the Tofino backend places @atomic actions through a table", where, s.Call.Action.Name)
+			if e.in.Graph(s.Call.Action.Name) == nil {
+				out = append(out, s)
+				continue
 			}
-			out = append(out, s)
+			t, ok := e.appliedAs[s.Span()] // the call's table (tableNodes)
+			if !ok || in != "" {
+				return nil, errorAt(s.Span(), "%s calls action %s, which synthesis maps onto ALUs; the Tofino backend places such an action through a table, or a call of it alone in an apply block", where, s.Call.Action.Name)
+			}
+			out = append(append(out, &ir.ApplyTable{Pos: s.Pos, Table: t}), e.followerStmts(t)...)
 		case *ir.ApplyTable:
 			c := *s
 			c.Table = e.appliedTable(s.Span(), s.Table)
-			out = append(out, &c)
-			for _, f := range e.followers[c.Table] {
-				var then []ir.Stmt
-				for _, t := range f.tables {
-					then = append(then, &ir.ApplyTable{Table: &ir.Table{Name: t}})
-				}
-				cond := &ir.Binary{Op: ir.Eq, X: &ir.VarRef{Var: &ir.Var{Name: f.run, Type: &ir.Bits{Width: 1}}},
-					Y: &ir.Const{T: &ir.Bits{Width: 1}, Value: big.NewInt(1)}, T: ir.Bool{}}
-				out = append(out, &ir.If{Cond: cond, Then: then})
-			}
+			out = append(append(out, &c), e.followerStmts(c.Table)...)
 		case *ir.If:
 			then, err := e.stmts(s.Then, in)
 			if err != nil {
@@ -708,7 +786,7 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				return nil, err
 			}
 			c := *s
-			c.Then, c.Else = then, els
+			c.Cond, c.Then, c.Else = unionValid(s.Cond), then, els
 			out = append(out, &c)
 		case *ir.Block:
 			body, err := e.stmts(s.Body, in)
@@ -737,7 +815,9 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			out = append(out, &c)
 		case *ir.Assign:
 			if _, ok := checksum16Call(s); !ok {
-				out = append(out, s)
+				c := *s
+				c.RHS = unionValid(s.RHS)
+				out = append(out, &c)
 			} else if !e.moved(s) {
 				return nil, errorAt(s.Span(), "%s: %s: the Tofino backend computes a Checksum16 in the ingress deparser, from the ingress's last statement only", where, stmtWithoutSemicolon(s))
 			} // else the ingress deparser computes it
@@ -749,6 +829,10 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 				out = append(out, e.epilogue...)
 			}
 			out = append(out, s)
+		case *ir.Declare:
+			c := *s
+			c.Init = unionValid(s.Init)
+			out = append(out, &c)
 		default:
 			out = append(out, s)
 		}

@@ -3,6 +3,7 @@ package tna
 import (
 	"fmt"
 
+	"github.com/p4hls/p4hls/alloc/placement"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/transform"
@@ -32,6 +33,17 @@ func (e *emitter) tableNodes(g *transform.ControlGraph) ([]*transform.Node, erro
 	seen := map[*ir.Table]int{}
 	var out []*transform.Node
 	for _, n := range g.Nodes {
+		if a := placement.SynthesizedCall(n); a != nil {
+			t, err := e.callTable(n, a)
+			if err != nil {
+				return nil, err
+			}
+			nc := *n
+			nc.Kind, nc.Table, nc.Stmts = transform.TableNode, t, nil
+			e.appliedAs[n.Span] = t
+			out = append(out, &nc)
+			continue
+		}
 		if n.Kind != transform.TableNode {
 			continue
 		}
@@ -53,6 +65,20 @@ func (e *emitter) tableNodes(g *transform.ControlGraph) ([]*transform.Node, erro
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// callTable is the keyless table that runs a direct call of synthesized
+// action a (node n), as p4c writes a call in an apply block: the call's
+// arguments are its const default action's, so they must be constants.
+func (e *emitter) callTable(n *transform.Node, a *ir.Action) (*ir.Table, error) {
+	call := n.Stmts[0].(*ir.CallAction).Call
+	for _, x := range call.Args {
+		if _, ok := x.(*ir.Const); !ok {
+			return nil, errorAt(n.Span, "a call of action %s with argument %s: on Tofino the call is a keyless table whose default action it is, and a default action's data must be constants", a.Name, ir.Format(x))
+		}
+	}
+	return &ir.Table{Name: "p4hls_call_" + a.Name, Actions: []*ir.ActionRef{{Action: a}}, Default: &ir.ActionCall{Action: a, Args: call.Args},
+		DefaultConst: true, Span: n.Span}, nil
 }
 
 // appliedTable is the table an apply statement at sp names in the

@@ -1,0 +1,236 @@
+package xdp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/p4hls/p4hls/backends"
+	"github.com/p4hls/p4hls/backends/xdp/kernel"
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/ir"
+)
+
+// gen turns a v1model program into one C function for clang's BPF target.
+// Everything is inlined into that function (actions, tables, controls,
+// parser states as labels): an exit then is a goto, and an @atomic block
+// holding a bpf_spin_lock never calls a BPF-to-BPF function, which the
+// verifier forbids under a lock.
+//
+// A refusal is the first *backends.Error met (gen.err); generation goes on
+// writing nonsense after it, which is never compiled.
+type gen struct {
+	prog *ir.Program
+	opts genOptions
+	b    strings.Builder
+	ind  int
+	err  error
+
+	names   map[*ir.Var]string
+	structs map[*ir.Struct]bool
+	order   []*ir.Struct // struct types in dependency order
+	nlabel  int
+
+	// Per control being written: the label an exit jumps to.
+	exitLabel string
+	// Per action or function being written: the label a return jumps to,
+	// and the variable a function's value goes to.
+	returnLabel, returnVar string
+	// inAtomic is the span of the @atomic block being written, when in one.
+	inAtomic *diag.Span
+	loops    int
+	// rejectLabel is where a parser error goes, in the parser only.
+	rejectLabel string
+	// The v1model block parameters' types, and the C name of
+	// standard_metadata.
+	hdrType, metaType *ir.Struct
+	stdName           string
+	// dirtyFields and dirtyAll are the header fields (lvalue.f_name) and
+	// the headers or structs of them (lvalues) the program may write;
+	// extractedAt names the variable holding where the parser found each
+	// header it extracts.
+	dirtyFields map[string]bool
+	dirtyAll    []string
+	extractedAt map[string]string
+	// The CRC tables the program's hashes need.
+	needCRC16, needCRC32 bool
+
+	tables    map[*ir.Table]*tableInfo
+	registers map[*ir.Instance]*regInfo
+	counters  map[*ir.Instance]*kernel.Counter
+	groups    []*lockGroup
+	layout    kernel.Layout
+	maps      strings.Builder // map definitions
+	helpers   strings.Builder // per-table types
+}
+
+type genOptions struct {
+	cpuPort int
+}
+
+// fail records a refusal at sp (the first one wins).
+func (g *gen) fail(sp diag.Span, format string, args ...any) {
+	if g.err == nil {
+		g.err = backends.Errorf(sp, format, args...)
+	}
+}
+
+func (g *gen) line(format string, args ...any) {
+	g.b.WriteString(strings.Repeat("\t", g.ind))
+	fmt.Fprintf(&g.b, format, args...)
+	g.b.WriteByte('\n')
+}
+
+func (g *gen) label() int {
+	g.nlabel++
+	return g.nlabel
+}
+
+// ------------------------------------------------------------------ types
+
+// ctype is the C type holding a scalar of w bits: values are kept
+// zero-extended (an int<W> as its W-bit two's complement).
+func ctype(w int) string {
+	switch {
+	case w <= 8:
+		return "u8"
+	case w <= 16:
+		return "u16"
+	case w <= 32:
+		return "u32"
+	}
+	return "u64"
+}
+
+// width is a scalar type's width in bits (bool 1, error 32, an enum without
+// underlying type 32); 0 for aggregates.
+func width(t ir.Type) int {
+	switch t := t.(type) {
+	case *ir.Bits:
+		return t.Width
+	case ir.Bool:
+		return 1
+	case ir.ErrorType:
+		return 32
+	case *ir.Enum:
+		if t.Underlying != nil {
+			return t.Underlying.Width
+		}
+		return 32
+	case ir.Int:
+		return 64
+	}
+	return 0
+}
+
+func signedType(t ir.Type) bool {
+	b, ok := t.(*ir.Bits)
+	return ok && b.Signed
+}
+
+// typeName is the C spelling of a P4 type (sp says where a refusal points).
+func (g *gen) typeName(t ir.Type, sp diag.Span) string {
+	switch t := t.(type) {
+	case *ir.Struct:
+		if t.Kind == ir.KindHeaderUnion {
+			g.fail(sp, "header unions (%s) are not supported by the xdp target", t.Name)
+			return "u8"
+		}
+		g.addStruct(t, sp)
+		return "struct s_" + t.Name
+	case *ir.Stack:
+		g.fail(sp, "header stacks (%s) are not supported by the xdp target", t)
+		return "u8"
+	case *ir.Varbit:
+		g.fail(sp, "varbit fields are not supported by the xdp target")
+		return "u8"
+	}
+	w := width(t)
+	switch {
+	case w == 0:
+		g.fail(sp, "values of type %s are not supported by the xdp target", t)
+	case w > 64:
+		g.fail(sp, "%s: values wider than 64 bits are not supported by the xdp target (eBPF registers are 64 bits)", t)
+	}
+	return ctype(w)
+}
+
+// addStruct declares a struct type (and the ones it holds) once.
+func (g *gen) addStruct(s *ir.Struct, sp diag.Span) {
+	if g.structs[s] {
+		return
+	}
+	g.structs[s] = true
+	for _, f := range s.Fields {
+		g.typeName(f.Type, sp)
+	}
+	g.order = append(g.order, s)
+}
+
+func (g *gen) structDecls() string {
+	var b strings.Builder
+	for _, s := range g.order {
+		fmt.Fprintf(&b, "struct s_%s {\n", s.Name)
+		for _, f := range s.Fields {
+			fmt.Fprintf(&b, "\t%s f_%s;\n", g.typeName(f.Type, diag.Span{}), f.Name)
+		}
+		if s.Kind == ir.KindHeader {
+			b.WriteString("\tu8 valid_;\n")
+		}
+		if len(s.Fields) == 0 && s.Kind != ir.KindHeader {
+			b.WriteString("\tu8 empty_;\n")
+		}
+		b.WriteString("};\n")
+	}
+	return b.String()
+}
+
+// varName gives each variable a C name of its own.
+func (g *gen) varName(v *ir.Var) string {
+	if n, ok := g.names[v]; ok {
+		return n
+	}
+	n := fmt.Sprintf("v%d_%s", len(g.names), v.Name)
+	g.names[v] = n
+	return n
+}
+
+// declare writes a zeroed local of v's type.
+func (g *gen) declare(v *ir.Var) {
+	g.line("%s %s = %s;", g.typeName(v.Type, v.Span), g.varName(v), zeroInit(v.Type))
+}
+
+// zeroInit is the C initializer of a zero value of t.
+func zeroInit(t ir.Type) string {
+	if _, ok := t.(*ir.Struct); ok {
+		return "{}"
+	}
+	return "0"
+}
+
+func mask(w int) string {
+	if w >= 64 {
+		return "0xffffffffffffffffULL"
+	}
+	return fmt.Sprintf("0x%xULL", uint64(1)<<uint(w)-1)
+}
+
+// instSize is an extern instance's first constructor argument (a
+// register's or counter's size).
+func instSize(inst *ir.Instance) int {
+	if len(inst.Args) > 0 {
+		if c, ok := inst.Args[0].(*ir.Const); ok && c.Value.IsInt64() {
+			return int(c.Value.Int64())
+		}
+	}
+	return 1
+}
+
+func sortedInstances(m map[*ir.Instance]*regInfo) []*regInfo {
+	var out []*regInfo
+	for _, r := range m {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].index < out[j].index })
+	return out
+}

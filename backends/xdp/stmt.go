@@ -1,0 +1,366 @@
+package xdp
+
+import (
+	"fmt"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+func (g *gen) block(ss []ir.Stmt) {
+	for _, s := range ss {
+		g.stmt(s)
+	}
+}
+
+// nested writes ss in a C block of its own (locals stay in their scope).
+func (g *gen) nested(ss []ir.Stmt) {
+	g.line("{")
+	g.ind++
+	g.block(ss)
+	g.ind--
+	g.line("}")
+}
+
+func (g *gen) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Assign:
+		g.assign(s.LHS, s.RHS)
+	case *ir.If:
+		c := g.expr(s.Cond)
+		g.line("if (%s) {", c)
+		g.ind++
+		g.block(s.Then)
+		g.ind--
+		if len(s.Else) > 0 {
+			g.line("} else {")
+			g.ind++
+			g.block(s.Else)
+			g.ind--
+		}
+		g.line("}")
+	case *ir.Block:
+		if s.Atomic && g.inAtomic == nil {
+			g.atomic(s)
+			return
+		}
+		g.nested(s.Body)
+	case *ir.Declare:
+		if s.Init != nil {
+			if _, ok := s.Init.(*ir.List); !ok {
+				v := g.expr(s.Init)
+				g.line("%s %s = %s;", g.typeName(s.Var.Type, s.Span()), g.varName(s.Var), v)
+				return
+			}
+		}
+		g.declare(s.Var)
+		if s.Init != nil {
+			g.assign(&ir.VarRef{Pos: ir.Pos{Sp: s.Span()}, Var: s.Var}, s.Init)
+		}
+	case *ir.CallAction:
+		g.callAction(s.Call)
+	case *ir.ApplyTable:
+		g.applyTable(s.Table, "", "")
+	case *ir.SwitchAction:
+		g.switchAction(s)
+	case *ir.Switch:
+		g.switchValue(s)
+	case *ir.CallStmt:
+		g.callStmt(s.Call)
+	case *ir.SetValid:
+		x := g.lvalue(s.X)
+		if s.Valid {
+			g.line("%s.valid_ = 1;", x)
+		} else {
+			// interp: an invalid header's fields read as 0. It is no longer
+			// what the parser found.
+			g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
+			if hv, ok := g.extractedAt[x]; ok {
+				g.line("%s = %s;", hv, noOffset)
+			}
+		}
+	case *ir.Exit:
+		g.leave(s, g.exitLabel, "exit")
+	case *ir.Return:
+		if s.Value != nil && g.returnVar != "" {
+			g.line("%s = %s;", g.returnVar, g.expr(s.Value))
+		}
+		g.leave(s, g.returnLabel, "return")
+	case *ir.For:
+		g.forLoop(s)
+	case *ir.Break:
+		g.line("break;")
+	case *ir.Continue:
+		g.line("continue;")
+	case *ir.StackShift:
+		g.fail(s.Span(), "header stacks are not supported by the xdp target")
+	case *ir.ApplyBlock:
+		g.fail(s.Span(), "applying a sub-parser or sub-control is not supported by the xdp target")
+	default:
+		g.fail(s.Span(), "this statement is not supported by the xdp target")
+	}
+}
+
+// leave jumps out of a control, action or function. Inside an @atomic
+// block it would leave with the spin lock held, which the verifier
+// rejects: refused.
+func (g *gen) leave(s ir.Stmt, label, what string) {
+	if g.inAtomic != nil {
+		g.fail(s.Span(), "%s inside an @atomic block is not supported by the xdp target (the block's spin lock must be released)", what)
+	}
+	if label == "" {
+		g.fail(s.Span(), "%s is not supported here by the xdp target", what)
+		return
+	}
+	g.line("goto %s;", label)
+}
+
+func (g *gen) assign(lhs, rhs ir.Expr) {
+	if l, ok := rhs.(*ir.List); ok {
+		st, ok := lhs.Type().(*ir.Struct)
+		if !ok || len(l.Elems) != len(st.Fields) {
+			g.fail(rhs.Span(), "this list assignment is not supported by the xdp target")
+			return
+		}
+		dst := g.lvalue(lhs)
+		for i, f := range st.Fields {
+			g.assign(&ir.Member{Pos: ir.Pos{Sp: rhs.Span()}, X: lhs, Name: f.Name, Index: i, T: f.Type}, l.Elems[i])
+		}
+		if st.Kind == ir.KindHeader {
+			g.line("%s.valid_ = 1;", dst)
+		}
+		return
+	}
+	if sl, ok := lhs.(*ir.Slice); ok {
+		x := g.lvalue(sl.X)
+		v := g.expr(rhs)
+		m := mask(sl.Hi-sl.Lo+1) + fmt.Sprintf(" << %d", sl.Lo)
+		g.dirty(sl.X)
+		g.line("%s%s = (%s & ~(%s)) | ((%s << %d) & (%s));", g.guard(sl.X), x, x, m, v, sl.Lo, m)
+		return
+	}
+	if m, ok := lhs.(*ir.Member); ok && m.Name == "mcast_grp" {
+		if s, ok := m.X.Type().(*ir.Struct); ok && s.Name == "standard_metadata_t" {
+			g.fail(lhs.Span(), "multicast (standard_metadata.mcast_grp) is not supported by the xdp target: XDP sends a packet to one port")
+		}
+	}
+	v := g.expr(rhs)
+	g.write(lhs, v)
+}
+
+func (g *gen) switchValue(s *ir.Switch) {
+	x := fmt.Sprintf("sw%d", g.label())
+	g.line("u64 %s = %s;", x, g.expr(s.X))
+	first := true
+	var dflt *ir.SwitchCase
+	for _, c := range s.Cases {
+		if c.Default {
+			dflt = c
+			continue
+		}
+		cond := ""
+		for i, v := range c.Values {
+			if i > 0 {
+				cond += " || "
+			}
+			cond += fmt.Sprintf("%s == %s", x, g.expr(v))
+		}
+		if cond == "" {
+			continue
+		}
+		if first {
+			g.line("if (%s) {", cond)
+		} else {
+			g.line("} else if (%s) {", cond)
+		}
+		first = false
+		g.ind++
+		g.block(c.Body)
+		g.ind--
+	}
+	if dflt != nil {
+		if first {
+			g.nested(dflt.Body)
+			return
+		}
+		g.line("} else {")
+		g.ind++
+		g.block(dflt.Body)
+		g.ind--
+	}
+	if !first {
+		g.line("}")
+	}
+}
+
+func (g *gen) forLoop(s *ir.For) {
+	g.line("{")
+	g.ind++
+	g.block(s.Init)
+	cond := "1"
+	if s.Cond != nil {
+		cond = g.expr(s.Cond)
+	}
+	g.line("for (int it_ = 0; it_ < %d && (%s); it_++) {", maxLoop, cond)
+	g.ind++
+	g.loops++
+	g.block(s.Body)
+	g.loops--
+	g.block(s.Update)
+	g.ind--
+	g.line("}")
+	g.ind--
+	g.line("}")
+	if len(s.Update) > 0 {
+		// A continue would skip the update: C's continue goes to the loop
+		// header, not to P4's update statements.
+		checkNoContinue(g, s.Body)
+	}
+}
+
+// maxLoop bounds every for loop, so the verifier sees it end.
+const maxLoop = 1024
+
+func checkNoContinue(g *gen, ss []ir.Stmt) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *ir.Continue:
+			g.fail(s.Span(), "continue in a for loop with an update is not supported by the xdp target")
+		case *ir.If:
+			checkNoContinue(g, s.Then)
+			checkNoContinue(g, s.Else)
+		case *ir.Block:
+			checkNoContinue(g, s.Body)
+		}
+	}
+}
+
+// callAction runs an action written in the program: in and inout
+// arguments are copied in, out and inout ones copied back (P4-16 §6.8).
+func (g *gen) callAction(call *ir.ActionCall) {
+	a := call.Action
+	g.line("{")
+	g.ind++
+	var back []func()
+	for i, p := range a.Params {
+		if i >= len(call.Args) || call.Args[i] == nil {
+			g.declare(p)
+			continue
+		}
+		arg := call.Args[i]
+		if p.Dir == ir.DirOut {
+			g.declare(p)
+		} else if l, ok := arg.(*ir.List); ok {
+			g.declare(p)
+			g.assign(&ir.VarRef{Pos: ir.Pos{Sp: l.Span()}, Var: p}, l)
+		} else {
+			v := g.expr(arg)
+			g.line("%s %s = %s;", g.typeName(p.Type, p.Span), g.varName(p), v)
+		}
+		if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
+			dst, name := arg, g.varName(p)
+			back = append(back, func() { g.write(dst, name) })
+		}
+	}
+	g.actionBody(a)
+	for _, f := range back {
+		f()
+	}
+	g.ind--
+	g.line("}")
+}
+
+// actionBody writes an action's statements with its parameters already
+// declared; return jumps to its end.
+func (g *gen) actionBody(a *ir.Action) {
+	saved := g.returnLabel
+	g.returnLabel = fmt.Sprintf("ret%d", g.label())
+	g.block(a.Body)
+	g.line("%s: ;", g.returnLabel)
+	g.returnLabel = saved
+}
+
+func (g *gen) switchAction(s *ir.SwitchAction) {
+	ran := fmt.Sprintf("ran%d", g.label())
+	g.line("u32 %s = 0;", ran)
+	g.applyTable(s.Table, "", ran)
+	ids := g.tableInfo(s.Table).ids
+	first := true
+	var dflt *ir.ActionCase
+	for _, c := range s.Cases {
+		if c.Default {
+			dflt = c
+			continue
+		}
+		cond := ""
+		for i, a := range c.Actions {
+			if i > 0 {
+				cond += " || "
+			}
+			cond += fmt.Sprintf("%s == %d", ran, ids[a])
+		}
+		if first {
+			g.line("if (%s) {", cond)
+		} else {
+			g.line("} else if (%s) {", cond)
+		}
+		first = false
+		g.ind++
+		g.block(c.Body)
+		g.ind--
+	}
+	if dflt != nil {
+		if first {
+			g.nested(dflt.Body)
+			return
+		}
+		g.line("} else {")
+		g.ind++
+		g.block(dflt.Body)
+		g.ind--
+	}
+	if !first {
+		g.line("}")
+	}
+}
+
+// callFunction inlines a function: arguments copied in, out and inout
+// ones copied back; its value is in a local the call's expression reads.
+func (g *gen) callFunction(c *ir.Call) string {
+	f := c.Callee.Func
+	ret := ""
+	if f.Return != nil {
+		ret = fmt.Sprintf("fr%d", g.label())
+		g.line("%s %s = %s;", g.typeName(f.Return, c.Span()), ret, zeroInit(f.Return))
+	}
+	g.line("{")
+	g.ind++
+	var back []func()
+	for i, p := range f.Params {
+		if i >= len(c.Args) || c.Args[i].Value == nil {
+			g.declare(p)
+			continue
+		}
+		arg := c.Args[i].Value
+		if p.Dir == ir.DirOut {
+			g.declare(p)
+		} else {
+			v := g.expr(arg)
+			g.line("%s %s = %s;", g.typeName(p.Type, p.Span), g.varName(p), v)
+		}
+		if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
+			dst, name := arg, g.varName(p)
+			back = append(back, func() { g.write(dst, name) })
+		}
+	}
+	savedLabel, savedVar := g.returnLabel, g.returnVar
+	g.returnLabel, g.returnVar = fmt.Sprintf("fret%d", g.label()), ret
+	g.block(f.Body)
+	g.line("%s: ;", g.returnLabel)
+	g.returnLabel, g.returnVar = savedLabel, savedVar
+	for _, b := range back {
+		b()
+	}
+	g.ind--
+	g.line("}")
+	return ret
+}
