@@ -16,7 +16,7 @@
 /* ------------------------------------------------------------- widths */
 
 #define PORT_ID_WIDTH 9
-typedef bit<PORT_ID_WIDTH> PortId_t;
+typedef bit<9> PortId_t; // PORT_ID_WIDTH bits
 typedef bit<16> MulticastGroupId_t;
 typedef bit<5>  QueueId_t;
 typedef bit<3>  MirrorType_t;

@@ -102,10 +102,11 @@ func normalized(text string) string {
 	return strings.NewReplacer("( ", "(", " )", ")").Replace(text)
 }
 
-// declaredIn lists the names a header declares at its top level.
+// declaredIn lists the names a header declares at its top level: an extern
+// function's name is the one before its parameters (extern T max<T>(...)).
 func declaredIn(text string) map[string]bool {
 	out := map[string]bool{}
-	for _, m := range regexp.MustCompile(`\b(?:extern|struct|header|enum(?: bit<\d+>)?|parser|control|package)\s+(\w+)|typedef [^;]*?\b(\w+);|const [^=;]*?\b(\w+) =`).FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile(`\bextern [^;{]*?\b(\w+)\s*(?:<[\w, ]*>)?\s*\(|\b(?:extern|struct|header|enum(?: bit<\d+>)?|parser|control|package)\s+(\w+)|typedef [^;]*?\b(\w+);|const [^=;]*?\b(\w+) =`).FindAllStringSubmatch(text, -1) {
 		for _, name := range m[1:] {
 			if name != "" {
 				out[name] = true
