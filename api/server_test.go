@@ -347,9 +347,9 @@ func TestTargetsAndPages(t *testing.T) {
 	for _, tg := range resp.Targets {
 		names = append(names, tg.Name)
 	}
-	if strings.Join(names, " ") != "tofino menshen banzai" || !resp.Targets[0].Default || resp.Targets[1].Options[0].Name != "tenant" ||
+	if strings.Join(names, " ") != "tofino menshen banzai xdp" || !resp.Targets[0].Default || resp.Targets[1].Options[0].Name != "tenant" ||
 		resp.Targets[0].Limits.Stages != 12 {
-		t.Errorf("targets %v", resp.Targets)
+		t.Errorf("targets %v", names)
 	}
 	if code, body := s.get(t, "/v1/targets"); code != 200 || !strings.Contains(body, `"name":"menshen"`) || !strings.Contains(body, `"alus_per_stage"`) {
 		t.Errorf("GET /v1/targets: %d %.200s", code, body)

@@ -205,6 +205,9 @@ func (sw *Switch) RegisterWrite(name string, index uint64, v *big.Int) error {
 		cell = &cell.Agg.Fields[half]
 		t = t.(*ir.Struct).Fields[half].Type
 	}
+	if err := fitsBits(v, bitsOf(t).Width); err != nil {
+		return fmt.Errorf("register %s: %w", name, err)
+	}
 	*cell = fromBig(v, bitsOf(t))
 	return nil
 }

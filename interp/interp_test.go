@@ -3,6 +3,8 @@ package interp
 import (
 	"context"
 	"encoding/hex"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +102,10 @@ func TestSTFErrors(t *testing.T) {
 		{"bad action argument", "add t k:1 a(5)\n", "t.stf:1: error: action argument \"5\" needs PARAM:VALUE"},
 		{"bad number", "register_write r 0 12q\n", "t.stf:1: error: bad number \"12q\""},
 		{"register_write arity", "register_write r 0\n", "t.stf:1: error: register_write needs NAME INDEX VALUE"},
+		{"index past 64 bits", "register_write r 18446744073709551616 1\n", "t.stf:1: error: index 18446744073709551616 is out of range"},
+		{"port past 64 bits", "packet 18446744073709551617 00\n", "t.stf:1: error: port 18446744073709551617 is out of range"},
+		{"a number of 100,000 digits", "register_write r 0 " + strings.Repeat("9", 100000) + "\n", "t.stf:1: error: a number of 100000 digits"},
+		{"a line of 2 MB", "packet 0 " + strings.Repeat("00", 1<<20) + "\n", "t.stf:1: error: a line longer than"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -126,9 +132,63 @@ func TestSTFErrors(t *testing.T) {
 		{"add ipv4_lpm dstAddr:1/8 drop(x:1)\n", "t.stf:1: error: action drop takes 0 action data values, got 1"},
 		{"expect 0 00\n", "t.stf:1: error: expect before any packet"},
 		{"expect_register nosuch 0 0\n", "t.stf:1: error: no register called \"nosuch\""},
+		// Numbers are checked against what they address, never cut to fit.
+		{"add ipv4_lpm dstAddr:0x1ffffffff/8 drop()\n", "t.stf:1: error: key hdr.ipv4.dstAddr: 0x1ffffffff does not fit bit<32>"},
+		{"add ipv4_lpm dstAddr:1/33 drop()\n", "t.stf:1: error: key hdr.ipv4.dstAddr: a prefix of 33 bits in bit<32>"},
+		{"add ipv4_lpm dstAddr:1/8 ipv4_forward(dstAddr:1, port:512)\n", "t.stf:1: error: action ipv4_forward, port: 0x200 does not fit bit<9>"},
+		{"packet 512 00\n", "t.stf:1: error: port 512 does not fit the ingress port's bit<9>"},
 	} {
 		if err := run(tc.src); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want an error starting %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestSTFRegisterWidth: a register value wider than the register's cell is
+// refused, not cut.
+func TestSTFRegisterWidth(t *testing.T) {
+	_, sw := load(t, "blue_increase.p4")
+	cmds, err := ParseSTF("t.stf", "register_write last_update 0 0x1ffffffff\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sw.RunSTF("t.stf", cmds); err == nil || !strings.Contains(err.Error(), "t.stf:1: error: register last_update: 0x1ffffffff does not fit bit<32>") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// packetLines makes a test of n packets as it is read, never all of it in
+// memory: each packet's line and its expectation.
+type packetLines struct {
+	n, sent int
+	pending []byte
+}
+
+func (p *packetLines) Read(b []byte) (int, error) {
+	for len(p.pending) == 0 {
+		if p.sent == p.n {
+			return 0, io.EOF
+		}
+		p.sent++
+		p.pending = []byte("packet 0 00\nexpect drop\n")
+	}
+	n := copy(b, p.pending)
+	p.pending = p.pending[n:]
+	return n, nil
+}
+
+// TestSTFStream: a test runs as it is read, and a cancelled context stops
+// it, saying after how many packets.
+func TestSTFStream(t *testing.T) {
+	_, sw := load(t, "ipv4_lpm.p4")
+	res, err := RunSTFStream(context.Background(), sw, NewSTFReader("gen.stf", &packetLines{n: 20000}))
+	// A one-byte frame is too short for Ethernet: ipv4_lpm's parser rejects it.
+	if err != nil || res.Packets != 20000 || res.Expectations != 20000 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := RunSTFStream(ctx, sw, NewSTFReader("gen.stf", &packetLines{n: 10})); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stopped after 0 packets") {
+		t.Errorf("cancelled: %v", err)
 	}
 }

@@ -1,8 +1,12 @@
 package interp
 
 import (
+	"bufio"
+	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"strconv"
@@ -60,9 +64,45 @@ func (e *STFError) Error() string { return fmt.Sprintf("%s:%d: error: %s", e.Fil
 // ParseSTF parses a test file. Table and key names are checked when the
 // test runs, against the program.
 func ParseSTF(file string, src string) ([]STFCommand, error) {
+	r := NewSTFReader(file, strings.NewReader(src))
 	var cmds []STFCommand
-	for i, raw := range strings.Split(src, "\n") {
-		line := raw
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			return cmds, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, c)
+	}
+}
+
+// maxSTFLine bounds a line of a test file (a packet of 64 KiB in hex is
+// 128 KiB); a longer line is an error, not a buffer that grows without
+// end.
+const maxSTFLine = 1 << 20
+
+// STFReader reads a test file a command at a time, so a test of any
+// number of packets runs in bounded memory.
+type STFReader struct {
+	file string
+	sc   *bufio.Scanner
+	line int
+}
+
+// NewSTFReader reads file's commands from r.
+func NewSTFReader(file string, r io.Reader) *STFReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxSTFLine)
+	return &STFReader{file: file, sc: sc}
+}
+
+// Next returns the next command, or io.EOF after the last.
+func (r *STFReader) Next() (STFCommand, error) {
+	for r.sc.Scan() {
+		r.line++
+		line := r.sc.Text()
 		if j := strings.IndexByte(line, '#'); j >= 0 {
 			line = line[:j]
 		}
@@ -72,12 +112,18 @@ func ParseSTF(file string, src string) ([]STFCommand, error) {
 		}
 		cmd, err := parseCommand(fields, strings.TrimSpace(line))
 		if err != nil {
-			return nil, &STFError{File: file, Line: i + 1, Msg: err.Error()}
+			return cmd, &STFError{File: r.file, Line: r.line, Msg: err.Error()}
 		}
-		cmd.Line = i + 1
-		cmds = append(cmds, cmd)
+		cmd.Line = r.line
+		return cmd, nil
 	}
-	return cmds, nil
+	if err := r.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("a line longer than %d bytes", maxSTFLine)
+		}
+		return STFCommand{}, &STFError{File: r.file, Line: r.line + 1, Msg: err.Error()}
+	}
+	return STFCommand{}, io.EOF
 }
 
 func parseCommand(f []string, line string) (STFCommand, error) {
@@ -108,9 +154,7 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 			return cmd, fmt.Errorf("%s needs NAME INDEX VALUE", f[0])
 		}
 		cmd.Name = f[1]
-		var idx *big.Int
-		if idx, err = parseNumber(f[2]); err == nil {
-			cmd.Index = idx.Uint64()
+		if cmd.Index, err = parseUint64("index", f[2]); err == nil {
 			cmd.Value, err = parseNumber(f[3])
 		}
 	case "value_set_add":
@@ -127,11 +171,9 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 			cmd.Drop = true
 			return cmd, nil
 		}
-		var port *big.Int
-		if port, err = parseNumber(f[1]); err != nil {
-			return cmd, fmt.Errorf("bad port %q", f[1])
+		if cmd.Port, err = parseUint64("port", f[1]); err != nil {
+			return cmd, err
 		}
-		cmd.Port = port.Uint64()
 		cmd.Data, cmd.Care, err = parseHex(strings.Join(f[2:], ""), f[0] == "expect")
 	default:
 		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register)", f[0])
@@ -265,7 +307,26 @@ func parseMatch(s string) (Match, error) {
 }
 
 // parseNumber reads 12, 0x0c, 0b1100, 10.0.0.1, or 00:11:22:33:44:55.
+// maxNumberDigits bounds a number's text: P4's widest values, bit<2048>,
+// take 617 decimal digits.
+const maxNumberDigits = 700
+
+// parseUint64 reads an index or a port, which must fit 64 bits.
+func parseUint64(what, s string) (uint64, error) {
+	v, err := parseNumber(s)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("bad %s %q", what, s)
+	case !v.IsUint64():
+		return 0, fmt.Errorf("%s %s is out of range", what, s)
+	}
+	return v.Uint64(), nil
+}
+
 func parseNumber(s string) (*big.Int, error) {
+	if len(s) > maxNumberDigits {
+		return nil, fmt.Errorf("a number of %d digits; no P4 value has that many", len(s))
+	}
 	if ip := net.ParseIP(s); ip != nil && strings.Count(s, ".") == 3 {
 		return new(big.Int).SetBytes(ip.To4()), nil
 	}
@@ -321,7 +382,10 @@ func (m Mismatch) String() string {
 // STFResult summarizes a test run.
 type STFResult struct {
 	Packets, Expectations int
-	Mismatches            []Mismatch
+	// Mismatches are the first MaxMismatches broken expectations; More
+	// counts the others.
+	Mismatches []Mismatch
+	More       int
 }
 
 // RunSTF runs parsed commands on a switch. Its error reports a command the
@@ -341,82 +405,176 @@ type STFTarget interface {
 
 // RunSTF runs parsed commands on a target, as Switch.RunSTF does.
 func RunSTF(sw STFTarget, file string, cmds []STFCommand) (*STFResult, error) {
-	res := &STFResult{}
-	var last *Output
-	lastPacket := 0
-	lineErr := func(line int, err error) error { return &STFError{File: file, Line: line, Msg: err.Error()} }
-	for _, c := range cmds {
-		switch c.Kind {
-		case "add":
-			if err := orderKeys(sw, c.Table, &c.Entry); err != nil {
-				return res, lineErr(c.Line, err)
-			}
-			if err := sw.AddEntry(c.Table, c.Entry); err != nil {
-				return res, lineErr(c.Line, err)
-			}
-		case "setdefault":
-			t, ok := sw.(interface {
-				SetDefault(table, action string, data []*big.Int) error
-			})
-			if !ok {
-				return res, lineErr(c.Line, fmt.Errorf("this target cannot change a default action"))
-			}
-			if err := t.SetDefault(c.Table, c.Entry.Action, c.Entry.Data); err != nil {
-				return res, lineErr(c.Line, err)
-			}
-		case "register_write":
-			if err := sw.RegisterWrite(c.Name, c.Index, c.Value); err != nil {
-				return res, lineErr(c.Line, err)
-			}
-		case "meter_color":
-			t, ok := sw.(interface {
-				SetMeterColor(name string, index, color uint64) error
-			})
-			if !ok {
-				return res, lineErr(c.Line, fmt.Errorf("this target has no meters"))
-			}
-			if err := t.SetMeterColor(c.Name, c.Index, c.Value.Uint64()); err != nil {
-				return res, lineErr(c.Line, err)
-			}
-		case "value_set_add":
-			t, ok := sw.(interface {
-				AddToValueSet(name string, v *big.Int) error
-			})
-			if !ok {
-				return res, lineErr(c.Line, fmt.Errorf("this target has no value sets"))
-			}
-			if err := t.AddToValueSet(c.Name, c.Value); err != nil {
-				return res, lineErr(c.Line, err)
-			}
-		case "packet":
-			out, err := sw.Process(c.Port, c.Data)
-			if err != nil {
-				return res, lineErr(c.Line, err)
-			}
-			last = out
-			res.Packets++
-			lastPacket = res.Packets
-		case "expect":
-			res.Expectations++
-			if last == nil {
-				return res, lineErr(c.Line, fmt.Errorf("expect before any packet"))
-			}
-			if msg := compareOutput(last, c); msg != "" {
-				res.Mismatches = append(res.Mismatches, Mismatch{Line: c.Line, Packet: lastPacket, Msg: msg})
-			}
-		case "expect_register":
-			res.Expectations++
-			got, err := sw.RegisterRead(c.Name, c.Index)
-			if err != nil {
-				return res, lineErr(c.Line, err)
-			}
-			if got.Cmp(c.Value) != 0 {
-				res.Mismatches = append(res.Mismatches, Mismatch{Line: c.Line,
-					Msg: fmt.Sprintf("register %s[%d]: got %s, want %s", c.Name, c.Index, hexOf(got), hexOf(c.Value))})
+	i := 0
+	next := func() (STFCommand, error) {
+		if i == len(cmds) {
+			return STFCommand{}, io.EOF
+		}
+		i++
+		return cmds[i-1], nil
+	}
+	return runSTF(context.Background(), sw, file, next)
+}
+
+// RunSTFStream runs a test file as it reads it, in memory bounded
+// whatever its length (it keeps the first MaxMismatches mismatches and
+// counts the rest), and stops when ctx ends.
+func RunSTFStream(ctx context.Context, sw STFTarget, r *STFReader) (*STFResult, error) {
+	return runSTF(ctx, sw, r.file, r.Next)
+}
+
+// MaxMismatches is how many mismatches a result lists; STFResult.More
+// counts those past it.
+const MaxMismatches = 1000
+
+func runSTF(ctx context.Context, sw STFTarget, file string, next func() (STFCommand, error)) (*STFResult, error) {
+	run := &stfRun{sw: sw, file: file, res: &STFResult{}}
+	for {
+		if err := ctx.Err(); err != nil {
+			return run.res, fmt.Errorf("%s: stopped after %d packets: %w", file, run.res.Packets, err)
+		}
+		c, err := next()
+		if err == io.EOF {
+			return run.res, nil
+		}
+		if err != nil {
+			return run.res, err
+		}
+		if err := run.do(c); err != nil {
+			return run.res, &STFError{File: file, Line: c.Line, Msg: err.Error()}
+		}
+	}
+}
+
+// stfRun is a test run's state: the target, the result so far, the last
+// packet's output (which an expect checks).
+type stfRun struct {
+	sw         STFTarget
+	file       string
+	res        *STFResult
+	last       *Output
+	lastPacket int
+}
+
+// do runs one command; its error is the command's fault.
+func (r *stfRun) do(c STFCommand) error {
+	switch c.Kind {
+	case "add":
+		if err := orderKeys(r.sw, c.Table, &c.Entry); err != nil {
+			return err
+		}
+		if err := entryFits(r.sw, c.Table, c.Entry); err != nil {
+			return err
+		}
+		return r.sw.AddEntry(c.Table, c.Entry)
+	case "setdefault":
+		t, ok := r.sw.(interface {
+			SetDefault(table, action string, data []*big.Int) error
+		})
+		if !ok {
+			return fmt.Errorf("this target cannot change a default action")
+		}
+		return t.SetDefault(c.Table, c.Entry.Action, c.Entry.Data)
+	case "register_write":
+		return r.sw.RegisterWrite(c.Name, c.Index, c.Value)
+	case "meter_color":
+		t, ok := r.sw.(interface {
+			SetMeterColor(name string, index, color uint64) error
+		})
+		if !ok {
+			return fmt.Errorf("this target has no meters")
+		}
+		if !c.Value.IsUint64() || c.Value.Uint64() > 2 {
+			return fmt.Errorf("colour %s: want 0 (green), 1 (yellow) or 2 (red)", c.Value)
+		}
+		return t.SetMeterColor(c.Name, c.Index, c.Value.Uint64())
+	case "value_set_add":
+		t, ok := r.sw.(interface {
+			AddToValueSet(name string, v *big.Int) error
+		})
+		if !ok {
+			return fmt.Errorf("this target has no value sets")
+		}
+		return t.AddToValueSet(c.Name, c.Value)
+	case "packet":
+		out, err := r.sw.Process(c.Port, c.Data)
+		if err != nil {
+			return err
+		}
+		r.last = out
+		r.res.Packets++
+		r.lastPacket = r.res.Packets
+	case "expect":
+		r.res.Expectations++
+		if r.last == nil {
+			return fmt.Errorf("expect before any packet")
+		}
+		if msg := compareOutput(r.last, c); msg != "" {
+			r.mismatch(Mismatch{Line: c.Line, Packet: r.lastPacket, Msg: msg})
+		}
+	case "expect_register":
+		r.res.Expectations++
+		got, err := r.sw.RegisterRead(c.Name, c.Index)
+		if err != nil {
+			return err
+		}
+		if got.Cmp(c.Value) != 0 {
+			r.mismatch(Mismatch{Line: c.Line, Msg: fmt.Sprintf("register %s[%d]: got %s, want %s", c.Name, c.Index, hexOf(got), hexOf(c.Value))})
+		}
+	}
+	return nil
+}
+
+func (r *stfRun) mismatch(m Mismatch) {
+	if len(r.res.Mismatches) < MaxMismatches {
+		r.res.Mismatches = append(r.res.Mismatches, m)
+		return
+	}
+	r.res.More++
+}
+
+// entryFits refuses an entry with a key or an action's data wider than
+// its field: a test's number is checked, never cut to fit.
+func entryFits(sw STFTarget, table string, e Entry) error {
+	t, err := sw.Table(table)
+	if err != nil {
+		return err
+	}
+	for i, m := range e.Keys {
+		if i >= len(t.Keys) {
+			break
+		}
+		w := bitsOf(t.Keys[i].Expr.Type()).Width
+		if m.PrefixLen > w {
+			return fmt.Errorf("key %s: a prefix of %d bits in bit<%d>", t.Keys[i].Name, m.PrefixLen, w)
+		}
+		for _, v := range []*big.Int{m.Value, m.Mask, m.Hi} {
+			if err := fitsBits(v, w); err != nil {
+				return fmt.Errorf("key %s: %w", t.Keys[i].Name, err)
 			}
 		}
 	}
-	return res, nil
+	for _, ar := range t.Actions {
+		if ar.Action.Name != e.Action {
+			continue
+		}
+		for i, p := range ar.Action.Data() {
+			if i < len(e.Data) {
+				if err := fitsBits(e.Data[i], bitsOf(p.Type).Width); err != nil {
+					return fmt.Errorf("action %s, %s: %w", e.Action, p.Name, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fitsBits refuses a value (nil: none) that bit<w> cannot hold.
+func fitsBits(v *big.Int, w int) error {
+	if v != nil && v.BitLen() > w {
+		return fmt.Errorf("%s does not fit bit<%d>", hexOf(v), w)
+	}
+	return nil
 }
 
 func hexOf(v *big.Int) string { return "0x" + v.Text(16) }

@@ -460,12 +460,35 @@ func (fr *frame) pending() flow {
 // error reports a run-time fault of the program (a failed assert, a runaway
 // loop), never a packet the parser rejects.
 func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
+	if err := sw.portFits(port); err != nil {
+		return nil, err
+	}
 	sent := len(sw.Digests)
 	out, err := sw.process(port, data)
 	if out != nil && len(sw.Digests) > sent {
 		out.Digests = append([]Digest(nil), sw.Digests[sent:]...)
 	}
 	return out, err
+}
+
+// portFits refuses an ingress port the architecture's port field cannot
+// hold (v1model's and TNA's are bit<9>), rather than cutting it.
+func (sw *Switch) portFits(port uint64) error {
+	st := sw.stdType
+	if sw.tna != nil {
+		st = sw.tna.igIntr
+	}
+	if st == nil {
+		return nil
+	}
+	f, _ := st.Field("ingress_port")
+	if f == nil {
+		return nil
+	}
+	if w := bitsOf(f.Type).Width; w < 64 && port>>w != 0 {
+		return fmt.Errorf("port %d does not fit the ingress port's bit<%d>", port, w)
+	}
+	return nil
 }
 
 func (sw *Switch) process(port uint64, data []byte) (*Output, error) {

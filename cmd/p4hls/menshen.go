@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
-	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/menshen/lower"
 	"github.com/p4hls/p4hls/synth"
 )
@@ -89,39 +87,5 @@ func runMenshenSim(ctx context.Context, dir, test string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUserErr
 	}
-	return runSTF(m, test, stdout, stderr)
-}
-
-// runSTF runs a packet test on a target and reports every broken
-// expectation.
-func runSTF(t interp.STFTarget, test string, stdout, stderr io.Writer) int {
-	stf, err := os.ReadFile(test)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: error: %v\n", test, unwrapPathError(err))
-		return exitUserErr
-	}
-	cmds, err := interp.ParseSTF(test, string(stf))
-	if err == nil {
-		var res *interp.STFResult
-		res, err = interp.RunSTF(t, test, cmds)
-		if res != nil {
-			for _, m := range res.Mismatches {
-				fmt.Fprintf(stderr, "%s:%d: mismatch: %s\n", test, m.Line, mismatchText(m))
-			}
-			fmt.Fprintf(stdout, "%s: %d packets, %d expectations, %d mismatches\n", test, res.Packets, res.Expectations, len(res.Mismatches))
-			if err == nil && len(res.Mismatches) > 0 {
-				return exitUserErr
-			}
-		}
-	}
-	if err != nil {
-		var se *interp.STFError
-		if errors.As(err, &se) {
-			fmt.Fprintln(stderr, se.Error())
-		} else {
-			fmt.Fprintf(stderr, "%s: error: %v\n", test, err)
-		}
-		return exitUserErr
-	}
-	return exitOK
+	return runSTF(ctx, m, test, stdout, stderr)
 }

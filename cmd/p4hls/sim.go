@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
@@ -54,7 +56,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: error: %v\n", program, err)
 		return exitUserErr
 	}
-	return runSTF(sw, test, stdout, stderr)
+	return runSTF(ctx, sw, test, stdout, stderr)
 }
 
 func mismatchText(m interp.Mismatch) string {
@@ -62,4 +64,37 @@ func mismatchText(m interp.Mismatch) string {
 		return fmt.Sprintf("packet %d: %s", m.Packet, m.Msg)
 	}
 	return m.Msg
+}
+
+// runSTF runs a packet test on a target as it reads it (any number of
+// packets in bounded memory; Ctrl-C stops it), and reports every broken
+// expectation.
+func runSTF(ctx context.Context, t interp.STFTarget, test string, stdout, stderr io.Writer) int {
+	f, err := os.Open(test)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: error: %v\n", test, unwrapPathError(err))
+		return exitUserErr
+	}
+	defer f.Close()
+	res, err := interp.RunSTFStream(ctx, t, interp.NewSTFReader(test, f))
+	for _, m := range res.Mismatches {
+		fmt.Fprintf(stderr, "%s:%d: mismatch: %s\n", test, m.Line, mismatchText(m))
+	}
+	if res.More > 0 {
+		fmt.Fprintf(stderr, "%s: and %d more mismatches\n", test, res.More)
+	}
+	mismatches := len(res.Mismatches) + res.More
+	fmt.Fprintf(stdout, "%s: %d packets, %d expectations, %d mismatches\n", test, res.Packets, res.Expectations, mismatches)
+	var se *interp.STFError
+	switch {
+	case errors.As(err, &se):
+		fmt.Fprintln(stderr, se.Error())
+		return exitUserErr
+	case err != nil:
+		fmt.Fprintf(stderr, "p4hls: %v\n", err)
+		return exitUserErr
+	case mismatches > 0:
+		return exitUserErr
+	}
+	return exitOK
 }

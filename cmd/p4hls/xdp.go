@@ -18,5 +18,5 @@ func runXDPSim(ctx context.Context, dir, test string, stdout, stderr io.Writer) 
 		return exitUserErr
 	}
 	defer m.Close()
-	return runSTF(m, test, stdout, stderr)
+	return runSTF(ctx, m, test, stdout, stderr)
 }
