@@ -101,6 +101,9 @@ control C(inout bit<16> x) {
     action a(in bool c) { counter = c ? 16w1 : 16w0; }
     apply { counter = 0; bool c = true; if (c) { x = counter; } }
 }`},
+		{"a field named like its type, then another field of that type", `
+header t1 { bit<8> x; }
+struct headers { t1 t1; t1 t2; }`},
 		{"a control's locals shadow its parameters", `
 control C(inout bit<8> p) { bit<8> p = 1; apply { } }`},
 	}

@@ -129,7 +129,11 @@ func retype(toks []antlr.Token, names map[string]bool) {
 	for i, t := range toks {
 		switch typ(i) {
 		case parser.P4LexerLBRACE:
-			scopes = append(scopes, pending)
+			if fieldsFollow(toks, i) {
+				scopes = append(scopes, nil) // fields are no values of the block
+			} else {
+				scopes = append(scopes, pending)
+			}
 			pending = map[string]bool{}
 		case parser.P4LexerRBRACE:
 			if len(scopes) > 0 {
@@ -148,8 +152,8 @@ func retype(toks []antlr.Token, names map[string]bool) {
 			if declaresValue(typ(i-1), typ(i+1)) && (len(scopes) > 0 || parens > 0) {
 				if parens > 0 {
 					pending[name] = true
-				} else {
-					scopes[len(scopes)-1][name] = true
+				} else if top := scopes[len(scopes)-1]; top != nil {
+					top[name] = true
 				}
 			}
 			if names[name] && !shadowed(name) && !(parens > 0 && pending[name]) {
@@ -157,6 +161,26 @@ func retype(toks []antlr.Token, names map[string]bool) {
 			}
 		}
 	}
+}
+
+// fieldsFollow reports whether the { at toks[i] opens the fields of a
+// struct, header or header union (struct S<T> {).
+func fieldsFollow(toks []antlr.Token, i int) bool {
+	j := i - 1
+	if j >= 0 && toks[j].GetTokenType() == parser.P4LexerGT {
+		for j >= 0 && toks[j].GetTokenType() != parser.P4LexerLT {
+			j--
+		}
+		j--
+	}
+	if j < 1 {
+		return false
+	}
+	switch toks[j-1].GetTokenType() {
+	case parser.P4LexerSTRUCT, parser.P4LexerHEADER, parser.P4LexerHEADER_UNION:
+		return true
+	}
+	return false
 }
 
 // declaresValue reports whether a name between tokens of types prev and
