@@ -54,7 +54,8 @@ generate:
 	$(GO) generate ./...
 
 # Fuzz the whole frontend for FUZZTIME (default 10 minutes), then phase
-# 1, then the service's request decoding and #include resolution.
+# 1, then the service's request decoding and #include resolution, then
+# the editor server's message reader.
 FUZZTIME ?= 10m
 fuzz:
 	$(GO) test ./frontend -run '^$$' -fuzz FuzzFrontend -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
@@ -62,6 +63,7 @@ fuzz:
 	$(GO) test ./api -run '^$$' -fuzz FuzzRequestDecoding -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./api -run '^$$' -fuzz FuzzIncludeResolution -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./synth -run '^$$' -fuzz FuzzDecodeAnswer -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./lsp -run '^$$' -fuzz FuzzServe -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 bench:
 	$(GO) test ./frontend -run '^$$' -bench . -benchmem

@@ -110,6 +110,7 @@ func (s *Server) httpHandler(ctx context.Context) (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", limitBody(gw, int64(maxMsg)))
+	mux.HandleFunc("GET /v1/reports/{id}", s.report)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.svc.cfg.Metrics.Registry, promhttp.HandlerOpts{}))

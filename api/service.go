@@ -24,7 +24,7 @@ import (
 
 	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/backends"
-	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/check"
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
 	pb "github.com/p4hls/p4hls/proto/p4hls/v1"
@@ -153,6 +153,7 @@ func (s *Service) compile(ctx context.Context, req *pb.CompileRequest, events fu
 	norm := s.normalize(req)
 	key := ResultKey(norm, s.cfg.Version)
 	if resp := s.cached(ctx, key); resp != nil {
+		tellReport(ctx, key)
 		return resp, nil
 	}
 	release, err := s.compiles.acquire(ctx)
@@ -171,8 +172,10 @@ func (s *Service) compile(ctx context.Context, req *pb.CompileRequest, events fu
 	if err != nil {
 		return nil, s.internal(ctx, err)
 	}
-	if cacheable(res.Report.Status) {
+	if cacheable(res.Report.Status) && key != "" {
+		s.keepReport(ctx, key, norm.Main, res)
 		s.keep(ctx, key, resp)
+		tellReport(ctx, key)
 	}
 	return resp, nil
 }
@@ -313,7 +316,8 @@ func cacheable(st report.Status) bool {
 	return st == report.OK || st == report.ProgramError || st == report.DoesNotFit
 }
 
-// Check runs the frontend on the request's files.
+// Check runs the frontend on the request's files: the check the editor
+// server and `p4hls check` run (package check).
 func (s *Service) Check(ctx context.Context, req *pb.CheckRequest) (*pb.CheckResponse, error) {
 	if err := s.cfg.Limits.checkCheck(req); err != nil {
 		return nil, err
@@ -323,14 +327,12 @@ func (s *Service) Check(ctx context.Context, req *pb.CheckRequest) (*pb.CheckRes
 		return nil, err
 	}
 	defer release()
-	files := requestFiles(req.GetFiles())
-	opts := frontend.Options{Files: files, IncludeDirs: req.GetIncludeDirs(), Defines: req.GetDefines()}
-	var d diag.List
-	if _, err := frontend.CheckProgram(ctx, req.Main, files[req.Main], opts, &d); err != nil {
+	res, err := check.Run(ctx, check.Files(req.Main, requestFiles(req.GetFiles()), req.GetIncludeDirs(), req.GetDefines()))
+	if err != nil {
 		return nil, contextStatus(ctx.Err(), "checking")
 	}
-	resp := &pb.CheckResponse{Ok: !d.HasErrors()}
-	for _, it := range d.Items() {
+	resp := &pb.CheckResponse{Ok: res.OK()}
+	for _, it := range res.Diagnostics.Items() {
 		resp.Diagnostics = append(resp.Diagnostics, DiagnosticProto(report.NewDiagnostic(it)))
 	}
 	return resp, nil

@@ -61,12 +61,27 @@ func (c *Checked) Arch() string {
 // Check parses and checks a program. It returns the checked program, or nil
 // when there were errors (which are in d). The error is for cancellation.
 func Check(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Checked, *Source, error) {
-	f, source, err := Parse(ctx, file, src, opts, d)
-	if err != nil || f == nil || d.HasErrors() {
+	checked, source, err := Analyze(ctx, file, src, opts, d)
+	if err != nil || d.HasErrors() {
 		return nil, source, err
 	}
+	return checked, source, nil
+}
+
+// Analyze is Check for tools that read what the checker learned even when
+// the program has errors: an editor hovers over a name in a program with a
+// type error elsewhere. The checked program is partial when d has errors;
+// when parsing failed it holds only the AST parsed (File, nil when none),
+// empty maps and no Globals, since the checker would stumble over a
+// recovered tree.
+func Analyze(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Checked, *Source, error) {
+	f, source, err := Parse(ctx, file, src, opts, d)
 	c := newChecker(d)
 	c.out.File, c.out.Source = f, source
+	if err != nil || f == nil || d.HasErrors() {
+		c.out.Globals = nil
+		return c.out, source, err
+	}
 	for i, decl := range f.Decls {
 		if i%256 == 0 && ctx.Err() != nil {
 			return nil, source, fmt.Errorf("check %s: %w", file, ctx.Err())
@@ -75,9 +90,6 @@ func Check(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 		if d.Limited() {
 			break
 		}
-	}
-	if d.HasErrors() {
-		return nil, source, nil
 	}
 	return c.out, source, nil
 }

@@ -92,14 +92,22 @@ func Load(ctx context.Context, file string, src []byte, opts Options, d *diag.Li
 // finds everything a compile would). Programs of other architectures are
 // checked but not lowered.
 func CheckProgram(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Source, error) {
-	checked, source, err := Check(ctx, file, src, opts, d)
-	if err != nil || checked == nil {
-		return source, err
+	_, source, err := AnalyzeProgram(ctx, file, src, opts, d)
+	return source, err
+}
+
+// AnalyzeProgram is CheckProgram that also returns what the checker
+// learned, errors or not (Analyze): the same diagnostics, for an editor
+// that also answers hovers.
+func AnalyzeProgram(ctx context.Context, file string, src []byte, opts Options, d *diag.List) (*Checked, *Source, error) {
+	checked, source, err := Analyze(ctx, file, src, opts, d)
+	if err != nil || d.HasErrors() {
+		return checked, source, err
 	}
 	if checked.Arch() == ir.V1Model {
 		Lower(checked, d)
 	}
-	return source, nil
+	return checked, source, nil
 }
 
 // ReadSource reads a program's file from disk as includes are read: a

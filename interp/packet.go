@@ -20,6 +20,13 @@ func (p *packet) remaining() int { return len(p.data)*8 - p.pos }
 
 // peekBits reads n bits, most significant first, without advancing.
 func (p *packet) peekBits(n int) Value {
+	if n <= 64 && n%8 == 0 && p.pos%8 == 0 { // whole bytes: most fields
+		var u uint64
+		for _, b := range p.data[p.pos/8 : (p.pos+n)/8] {
+			u = u<<8 | uint64(b)
+		}
+		return Value{U: u}
+	}
 	if n <= 64 {
 		var u uint64
 		pos := p.pos
@@ -69,6 +76,13 @@ func (p *packet) readValue(t ir.Type, v *Value) {
 
 // writeBits appends the low n bits of v, most significant first.
 func (p *packet) writeBits(v Value, n int) {
+	if v.Big == nil && n <= 64 && n%8 == 0 && p.outBits%8 == 0 { // whole bytes: most fields
+		for i := n - 8; i >= 0; i -= 8 {
+			p.out = append(p.out, byte(v.U>>uint(i)))
+		}
+		p.outBits += n
+		return
+	}
 	for need := (p.outBits + n + 7) / 8; len(p.out) < need; {
 		p.out = append(p.out, 0)
 	}

@@ -130,7 +130,9 @@ type Switch struct {
 	hdr, meta Value
 	std       Value // standard_metadata of the packet being processed
 	frames    map[*compiledControl]*frame
-	pframe    *frame
+	pframes   map[*compiledParser]*frame
+	pkt       packet // the packet being processed; its out buffer is reused
+	stdIdx    map[string]int
 	payload   []byte
 	emitted   []EmittedHeader
 	truncate  int
@@ -271,7 +273,14 @@ func (sw *Switch) stdField(name string) int {
 	if sw.stdType == nil {
 		return -1
 	}
+	if i, ok := sw.stdIdx[name]; ok {
+		return i
+	}
 	_, i := sw.stdType.Field(name)
+	if sw.stdIdx == nil {
+		sw.stdIdx = map[string]int{}
+	}
+	sw.stdIdx[name] = i
 	return i
 }
 
@@ -497,7 +506,8 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 	}
 	sw.faultErr = nil
 	sw.truncate = 0
-	pkt := &packet{data: data}
+	sw.pkt = packet{data: data, out: sw.pkt.out[:0]}
+	pkt := &sw.pkt
 	if sw.hdr.Agg == nil && sw.hdr.Big == nil {
 		sw.hdr, sw.meta, sw.std = zero(sw.hdrType), zero(sw.metaType), zero(sw.stdType)
 		sw.frames = map[*compiledControl]*frame{}
@@ -513,7 +523,10 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 	sw.runParser(pkt, hdr, meta, std)
 	sw.payload = data[min(len(data), (pkt.pos+7)/8):]
 
-	args := [][]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}
+	// The V1Switch controls' parameters after the packet (the arrays are
+	// on the stack: a packet allocates as little as it can).
+	args := [5][3]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}
+	nargs := [5]int{2, 3, 3, 2, 2}
 	for i, cc := range sw.controls {
 		if i == 2 { // between ingress and egress
 			if sw.multicast() {
@@ -530,12 +543,12 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 		}
 		fr := sw.frame(cc, pkt)
 		for j, slot := range cc.params {
-			if j < len(args[i]) {
+			if i < len(nargs) && j < nargs[i] {
 				fr.slots[slot] = args[i][j]
 			}
 		}
 		if i == 4 { // the deparser writes a fresh packet
-			pkt.out, pkt.outBits = nil, 0
+			pkt.out, pkt.outBits = pkt.out[:0], 0
 			sw.emitted = sw.emitted[:0]
 		}
 		cc.body(fr)
@@ -543,10 +556,12 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 			return &Output{Dropped: true}, sw.faultErr
 		}
 	}
-	out := append(pkt.out, sw.payload...)
-	if sw.truncate > 0 && sw.truncate < len(out) {
-		out = out[:sw.truncate]
+	// The output owns its bytes: pkt.out is the next packet's buffer.
+	n := len(pkt.out) + len(sw.payload)
+	if sw.truncate > 0 && sw.truncate < n {
+		n = sw.truncate
 	}
+	out := append(append(make([]byte, 0, len(pkt.out)+len(sw.payload)), pkt.out...), sw.payload...)[:n]
 	return &Output{Port: sw.getStd("egress_port"), Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
 }
 
@@ -566,6 +581,22 @@ func (sw *Switch) frame(cc *compiledControl, pkt *packet) *frame {
 	return fr
 }
 
+// parserFrame returns a parser's frame, cleared for a new packet.
+func (sw *Switch) parserFrame(cp *compiledParser, pkt *packet) *frame {
+	fr := sw.pframes[cp]
+	if fr == nil {
+		fr = &frame{sw: sw, slots: make([]Value, cp.sc.nslots)}
+		if sw.pframes == nil {
+			sw.pframes = map[*compiledParser]*frame{}
+		}
+		sw.pframes[cp] = fr
+	} else {
+		clear(fr.slots)
+	}
+	fr.pkt, fr.exiting, fr.rejected, fr.perr, fr.ret = pkt, false, false, 0, Value{}
+	return fr
+}
+
 func (sw *Switch) runParser(pkt *packet, hdr, meta, std Value) {
 	if perr := sw.runParserBlock(sw.parser, pkt, hdr, meta, std); perr != 0 {
 		sw.setStd("parser_error", uint64(perr))
@@ -576,7 +607,7 @@ func (sw *Switch) runParser(pkt *packet, hdr, meta, std Value) {
 // bound to hdr, meta and md (standard or intrinsic metadata); it returns
 // the parser error (0 when none).
 func (sw *Switch) runParserBlock(cp *compiledParser, pkt *packet, hdr, meta, md Value) int {
-	fr := &frame{sw: sw, pkt: pkt, slots: make([]Value, cp.sc.nslots)}
+	fr := sw.parserFrame(cp, pkt)
 	fr.slots[cp.params[1]] = hdr
 	fr.slots[cp.params[2]] = meta
 	fr.slots[cp.params[3]] = md

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/p4hls/p4hls/check"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
 )
@@ -216,7 +217,8 @@ func runConformance(ctx context.Context, progs []conformanceProgram, o conforman
 	return out
 }
 
-// checkConformance checks one program as `p4hls check` would, with a time
+// checkConformance checks one program as `p4hls check` does (package
+// check), with a time
 // limit and a recovered panic counted as the frontend's failures.
 func checkConformance(ctx context.Context, p conformanceProgram, file string, opts frontend.Options, timeout time.Duration) conformanceOutcome {
 	o := conformanceOutcome{conformanceProgram: p}
@@ -246,8 +248,8 @@ func checkConformance(ctx context.Context, p conformanceProgram, file string, op
 			// The error is cancellation's, which the select below sees.
 			if syntaxOnly {
 				_, _, _ = frontend.Parse(cctx, file, src, opts, &r.d)
-			} else {
-				_, _ = frontend.CheckProgram(cctx, file, src, opts, &r.d)
+			} else if res, _ := check.Run(cctx, check.Request{File: file, Source: src, Frontend: opts}); res != nil {
+				r.d = res.Diagnostics
 			}
 		}()
 		select {

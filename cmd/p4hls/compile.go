@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/report"
+	"github.com/p4hls/p4hls/stagemap"
 	"github.com/p4hls/p4hls/synth"
 )
 
@@ -53,14 +55,26 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
 	server := fs.String("server", "", "compile on the p4hls server at `ADDR` (HOST:PORT of its gRPC port), writing the same files")
 	jobs := fs.Int("jobs", 0, "compile the FILE.p4s given, `N` at once, sharing the query cache: each into OUTDIR/NAME, a line per program, and OUTDIR/summary.jsonl")
+	format := fs.String("format", formatText, formatHelp+"; json prints report.json")
+	var reports listFlag
+	fs.Var(&reports, "report", "also write the report as `FORMAT`: html (OUTDIR/report.html, the stage map)")
 	want := operands{synopsis: "FILE.p4...", min: 1, max: -1, none: "no input file"}
-	fs.Usage = func() { printHelp(stdout, fs, want) }
+	fs.Usage = func() {
+		printHelp(stdout, fs, want)
+		exitHelp(stdout, "0  compiled", "1  the program has errors, the time limit passed, or the compile was interrupted",
+			"2  a bad command line (a bad target, ALU, option or solver too), or a program the target cannot hold",
+			"3  an internal error of p4hls")
+	}
 	files, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
 		return code
 	}
 	if *jobs <= 0 && len(files) > 1 {
 		return usageError(stderr, "compile", "want one FILE.p4, got %d: %s", len(files), strings.Join(files, " "))
+	}
+	out1, err := outputOptions(*format, reports, *jobs, *server)
+	if err != nil {
+		return usageError(stderr, "compile", "%v", err)
 	}
 	req.Frontend, req.Targets = options(), registry
 	if *exhaustive {
@@ -88,7 +102,36 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return compileJobs(ctx, run, req, files, *jobs, *out, stdout, stderr)
 	}
 	req.File = files[0]
-	return compileOne(ctx, run, req, *out, *timeout, stdout, stderr)
+	return compileOne(ctx, run, req, *out, *timeout, out1, stdout, stderr)
+}
+
+// output says what a compile of one program prints and writes besides
+// its artifacts and report.json.
+type output struct {
+	format string // formatText, formatJSON, formatSARIF
+	html   bool   // OUTDIR/report.html
+}
+
+// outputOptions reads --format and --report, which apply to one program
+// compiled here.
+func outputOptions(format string, reports []string, jobs int, server string) (output, error) {
+	o := output{format: format}
+	if err := checkFormat(format); err != nil {
+		return o, err
+	}
+	for _, r := range reports {
+		if r != "html" {
+			return o, fmt.Errorf("--report %s: want html", r)
+		}
+		o.html = true
+	}
+	switch {
+	case jobs > 0 && (o.html || format != formatText):
+		return o, errors.New("--format and --report apply to one program, not --jobs")
+	case server != "" && o.html:
+		return o, errors.New("--report html needs the compile's placement, which --server does not bring back; the server serves the report itself (GET /v1/reports/ID)")
+	}
+	return o, nil
 }
 
 // runner runs one compile, here or on a server.
@@ -114,8 +157,9 @@ func compiler(addr string, timeout time.Duration) (runner, func(), error) {
 }
 
 // compileOne is `p4hls compile FILE.p4`: the compile, its summary on
-// stdout, the artifacts and report.json in out.
-func compileOne(ctx context.Context, run runner, req driver.Request, out string, timeout time.Duration, stdout, stderr io.Writer) int {
+// stdout (or its report as JSON or SARIF), the artifacts and report.json
+// (and report.html) in out.
+func compileOne(ctx context.Context, run runner, req driver.Request, out string, timeout time.Duration, o output, stdout, stderr io.Writer) int {
 	var err error
 	if req.Source, err = frontend.ReadSource(req.File); err != nil {
 		fmt.Fprintf(stderr, "%s: error: %v\n", req.File, unwrapPathError(err))
@@ -123,12 +167,24 @@ func compileOne(ctx context.Context, run runner, req driver.Request, out string,
 	}
 	res, err := run(ctx, req, progressPrinter(stderr))
 	endProgress(stderr)
-	diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
+	if o.format == formatText {
+		diag.Print(stderr, &res.Diagnostics, res.Source, isTerminal(stderr))
+	}
 	warnDamagedCache(stderr, req.Synth.Cache, res.Report.CacheRejected)
 	code, failed := compileFailure(err, timeout, stderr)
-	if werr := writeOutput(out, res); werr != nil {
+	var page []byte
+	if o.html {
+		if page, err = stagemap.Render(stageMapInput(req.File, res)); err != nil {
+			fmt.Fprintf(stderr, "p4hls: internal error: %v\n", err)
+			return exitInternal
+		}
+	}
+	if werr := writeOutput(out, res, page); werr != nil {
 		fmt.Fprintf(stderr, "p4hls: writing %s: %v\n", out, werr)
 		return max(code, exitUserErr)
+	}
+	if o.format != formatText {
+		return printCompile(o.format, res, code, stdout, stderr)
 	}
 	if failed {
 		return code
@@ -140,6 +196,26 @@ func compileOne(ctx context.Context, run runner, req driver.Request, out string,
 	}
 	fmt.Fprintf(stdout, "%d stages; report in %s\n", res.Report.Stages, filepath.Join(out, reportFile))
 	return exitOK
+}
+
+// printCompile prints a compile's report (json) or its diagnostics
+// (sarif) on stdout, and keeps the compile's exit status.
+func printCompile(format string, res *driver.Result, code int, stdout, stderr io.Writer) int {
+	var err error
+	if format == formatJSON {
+		err = printJSON(stdout, res.Report)
+	} else {
+		text := res.Source
+		if text == nil {
+			text = func(string) []byte { return nil }
+		}
+		err = printSARIF(stdout, res.Report.Diagnostics, text)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "p4hls compile: %v\n", err)
+		return exitInternal
+	}
+	return code
 }
 
 // warnDamagedCache says when the query cache held damaged entries or

@@ -87,7 +87,7 @@ func compileJob(ctx context.Context, run runner, req driver.Request, file, dir s
 		line.Error = err.Error()
 	}
 	code, _ := compileFailure(err, 0, io.Discard)
-	if werr := writeOutput(dir, res); werr != nil {
+	if werr := writeOutput(dir, res, nil); werr != nil {
 		fmt.Fprintf(stderr, "p4hls: writing %s: %v\n", dir, werr)
 		code = max(code, exitUserErr)
 	}

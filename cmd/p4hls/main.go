@@ -5,6 +5,7 @@
 //	p4hls compile --jobs N [flags] FILE.p4...
 //	p4hls compile --server ADDR [flags] FILE.p4
 //	p4hls serve [--grpc-addr ADDR] [--http-addr ADDR] [--cache STORE]
+//	p4hls lsp [-I DIR]... [-D NAME[=VALUE]]...
 //	p4hls targets [--json]
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
 //	p4hls bench synth|transform|alloc|sweep [--json FILE]
@@ -51,6 +52,7 @@ func commands() []command {
 		{"check", "parse and check P4-16 programs, print diagnostics", runCheck},
 		{"compile", "compile a program for a target: phase 1, synthesis, allocation, the target's files", runCompile},
 		{"serve", "serve the compiler over gRPC and REST (loopback by default)", runServe},
+		{"lsp", "serve an editor: the Language Server Protocol on stdin and stdout", runLSP},
 		{"targets", "list the targets, their limits, ALUs and options", runTargets},
 		{"bench", "run a benchmark table (bench synth: CaT's Table 4; bench conformance: p4c's test programs)", runBench},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},

@@ -6,8 +6,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/driver"
+	"github.com/p4hls/p4hls/report"
+	"github.com/p4hls/p4hls/stagemap"
 )
+
+// stageMapInput is what the stage map shows of a compile.
+func stageMapInput(file string, res *driver.Result) stagemap.Input {
+	return stagemap.Input{File: file, Report: res.Report, Target: res.Target, Placement: res.Placement, Graphs: res.Graphs, Source: res.Source}
+}
 
 // reportFile is the report's name in a compile's output folder.
 const reportFile = "report.json"
@@ -15,17 +23,23 @@ const reportFile = "report.json"
 // writeOutput replaces what a compile owns in dir with what this one
 // produced: it removes the report of the last compile into dir and the
 // files that report lists (so no stale result can be read as new), then
-// writes the artifacts, and the report last, each through a temporary
-// file renamed into place, so a report in dir always describes the files
-// beside it.
-func writeOutput(dir string, res *driver.Result) error {
+// writes the artifacts, the stage map page when there is one (as
+// report.html, listed in the report as an artifact, so the next compile
+// removes it too), and the report last, each through a temporary file renamed into place, so a
+// report in dir always describes the files beside it.
+func writeOutput(dir string, res *driver.Result, page []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if err := removeLast(dir); err != nil {
 		return err
 	}
-	for _, a := range res.Artifacts {
+	artifacts, rep := res.Artifacts, res.Report
+	if page != nil {
+		artifacts = append(artifacts[:len(artifacts):len(artifacts)], backends.Artifact{Name: stagemap.FileName, MediaType: stagemap.MediaType, Data: page})
+		rep.Artifacts = append(rep.Artifacts[:len(rep.Artifacts):len(rep.Artifacts)], report.NewArtifact(stagemap.FileName, stagemap.MediaType, page))
+	}
+	for _, a := range artifacts {
 		if !plainName(a.Name) || a.Name == reportFile {
 			return fmt.Errorf("internal error: artifact %q is not a plain file name", a.Name)
 		}
@@ -33,7 +47,7 @@ func writeOutput(dir string, res *driver.Result) error {
 			return err
 		}
 	}
-	data, err := json.MarshalIndent(res.Report, "", "  ")
+	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}

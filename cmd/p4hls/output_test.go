@@ -91,8 +91,9 @@ func (w keyWriter) operands(v any) {
 	}
 }
 
-// TestDocumentedKeys: the keys report.json, pipeline.json and
-// menshen.json are written with are exactly docs/output.md's. The
+// TestDocumentedKeys: the keys report.json, pipeline.json,
+// menshen.json and check --format json are written with are exactly
+// docs/output.md's. The
 // compiles between them write every key: a Menshen compile with include
 // folders, macros and solver given; Banzai's flowlets (a hash unit);
 // ME-2 (if statements rewritten) and Marple's new flow (one kept) for
@@ -132,6 +133,15 @@ func TestDocumentedKeys(t *testing.T) {
 			keyWriter{documented: docs[file], keys: written[file], operand: written["operand"]}.add(v, "")
 		}
 	}
+	// check --format json: a program with errors writes every key (a
+	// related place among them).
+	_, stdout, _ := runCLI("check", "--format", "json", filepath.Join(corpus, "bad/redeclared.p4"))
+	var v any
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatalf("check --format json: %v", err)
+	}
+	written["check"] = map[string]bool{}
+	keyWriter{documented: docs["check"], keys: written["check"], operand: written["operand"]}.add(v, "")
 	for file, keys := range docs {
 		for k := range keys {
 			if !written[file][k] {
