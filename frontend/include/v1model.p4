@@ -151,10 +151,10 @@ enum HashAlgorithm {
 
 /* Drop the packet at the end of ingress or egress. The form without an
  * argument is the old one. */
-@deprecated("Please use mark_to_drop(standard_metadata) instead.")
-extern void mark_to_drop();
 @pure
 extern void mark_to_drop(inout standard_metadata_t standard_metadata);
+@deprecated("Please use mark_to_drop(standard_metadata) instead.")
+extern void mark_to_drop();
 
 /* result = base + (hash of data) mod max, computed with algo. */
 @pure
