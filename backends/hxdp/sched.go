@@ -1,0 +1,313 @@
+package hxdp
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/p4hls/p4hls/hxdp"
+)
+
+// The scheduler packs instructions into rows of hxdp.Lanes lanes. A row's
+// instructions satisfy Bernstein's conditions: none writes a register or
+// memory another reads or writes, so the row means what the instructions
+// mean in any order. It schedules a trace at a time: a block and the
+// blocks it falls into that only it reaches, each but the last ending in
+// a conditional jump. Within a trace:
+//
+//   - a block's jump shares the row of the block's last instructions, or
+//     comes after them;
+//   - the jumps of a trace may share a row (parallel branching): the
+//     earlier in program order takes the lower lane, and the core takes
+//     the lowest lane's taken jump;
+//   - an instruction of a later block may move up into or above an
+//     earlier block's jump (the paper's code motion from control
+//     equivalent blocks) when running it on the jump's taken path
+//     changes nothing there: it computes a register (or loads from the
+//     stack) and its register is dead where the jump goes.
+//
+// A trace starts a row: jumps land on rows.
+
+// srow is a row being filled: its instructions, and how many lanes they
+// take.
+type srow struct {
+	ins   []*insn
+	lanes int
+	calls int
+}
+
+// schedule is the program as rows: each row's instructions, lanes
+// assigned, and where each trace (block reached by a jump) starts.
+type schedule struct {
+	rows  [][hxdp.Lanes]*insn
+	start map[*block]int
+	// rowOf is each instruction's row.
+	rowOf map[*insn]int
+}
+
+// node is an instruction in a trace's dependency graph.
+type node struct {
+	in    *insn
+	order int // program order in the trace
+	blk   int // the block's place in the trace
+	succ  []dep
+	npred int
+	// height is the longest path (in rows) to the trace's end.
+	height int
+	row    int
+	placed bool
+}
+
+// dep is an edge: to's row is at least from's plus lat (0: the same row
+// allowed).
+type dep struct {
+	to  *node
+	lat int
+}
+
+// scheduleProgram schedules every trace of the program, in layout order.
+func scheduleProgram(p *program, sequential bool) (*schedule, error) {
+	if !layoutOK(p) {
+		return nil, fmt.Errorf("the blocks are not laid out in fall-through order")
+	}
+	f := analyze(p)
+	liveIn := regLiveIn(p)
+	preds := p.preds()
+	s := &schedule{start: map[*block]int{}, rowOf: map[*insn]int{}}
+	for i := 0; i < len(p.blocks); {
+		trace := []*block{p.blocks[i]}
+		for j := i; j+1 < len(p.blocks); j++ {
+			b, nx := p.blocks[j], p.blocks[j+1]
+			if b.next != nx || len(preds[nx]) != 1 || b.term() == nil || !b.term().cond() {
+				break
+			}
+			trace = append(trace, nx)
+		}
+		s.start[trace[0]] = len(s.rows)
+		rows := scheduleTrace(trace, f, liveIn)
+		if sequential {
+			rows = nil
+			for _, b := range trace {
+				for _, in := range b.ins {
+					rows = append(rows, &srow{ins: []*insn{in}, lanes: in.lanes()})
+				}
+			}
+		}
+		for _, r := range rows {
+			s.rows = append(s.rows, assignLanes(r))
+			for _, in := range r.ins {
+				s.rowOf[in] = len(s.rows) - 1
+			}
+		}
+		for _, b := range trace[1:] {
+			s.start[b] = -1 // reached only by falling through
+		}
+		i += len(trace)
+	}
+	return s, nil
+}
+
+// scheduleTrace list-schedules one trace: the highest node first among
+// those whose predecessors are placed, each in the earliest row its
+// dependencies and the row's lanes allow.
+func scheduleTrace(trace []*block, f *facts, liveIn map[*block]uint16) []*srow {
+	nodes := traceGraph(trace, f, liveIn)
+	if len(nodes) == 0 {
+		return nil
+	}
+	var rows []*srow
+	ready := []*node{}
+	for _, n := range nodes {
+		if n.npred == 0 {
+			ready = append(ready, n)
+		}
+	}
+	earliest := map[*node]int{}
+	for len(ready) > 0 {
+		sort.Slice(ready, func(i, j int) bool {
+			if ready[i].height != ready[j].height {
+				return ready[i].height > ready[j].height
+			}
+			return ready[i].order < ready[j].order
+		})
+		n := ready[0]
+		ready = ready[1:]
+		r := earliest[n]
+		for ; ; r++ {
+			for len(rows) <= r {
+				rows = append(rows, &srow{})
+			}
+			if fits(rows[r], n.in) {
+				break
+			}
+		}
+		rows[r].ins = append(rows[r].ins, n.in)
+		rows[r].lanes += n.in.lanes()
+		if n.in.IsCall() {
+			rows[r].calls++
+		}
+		n.row, n.placed = r, true
+		for _, d := range n.succ {
+			earliest[d.to] = max(earliest[d.to], r+d.lat)
+			d.to.npred--
+			if d.to.npred == 0 {
+				ready = append(ready, d.to)
+			}
+		}
+	}
+	return rows
+}
+
+// fits says the row has room for the instruction: lanes, and one helper
+// call per row (the core has one helper bus).
+func fits(r *srow, in *insn) bool {
+	if r.lanes+in.lanes() > hxdp.Lanes {
+		return false
+	}
+	return !in.IsCall() || r.calls == 0
+}
+
+// assignLanes places a row's instructions: 64-bit immediate loads first
+// (each on two adjacent lanes), then the other instructions, then the
+// jumps and exits in program order, so that the earliest takes the
+// lowest lane of the row's jumps.
+func assignLanes(r *srow) [hxdp.Lanes]*insn {
+	var out [hxdp.Lanes]*insn
+	var wide, plain, jumps []*insn
+	for _, in := range r.ins {
+		switch {
+		case in.wide():
+			wide = append(wide, in)
+		case in.IsJump():
+			jumps = append(jumps, in)
+		default:
+			plain = append(plain, in)
+		}
+	}
+	lane := 0
+	for _, in := range wide {
+		out[lane] = in
+		lane += 2
+	}
+	for _, in := range append(plain, jumps...) {
+		out[lane] = in
+		lane++
+	}
+	return out
+}
+
+// traceGraph builds the dependencies of a trace's instructions.
+func traceGraph(trace []*block, f *facts, liveIn map[*block]uint16) []*node {
+	var nodes []*node
+	var terms []*node // each block's jump, by block
+	for bi, b := range trace {
+		var term *node
+		for _, in := range b.ins {
+			n := &node{in: in, order: len(nodes), blk: bi}
+			nodes = append(nodes, n)
+			if in.IsJump() {
+				term = n
+			}
+		}
+		terms = append(terms, term)
+	}
+	for j, y := range nodes {
+		for _, x := range nodes[:j] {
+			if lat, ok := depends(x, y, f, terms, trace, liveIn); ok {
+				x.succ = append(x.succ, dep{y, lat})
+				y.npred++
+			}
+		}
+	}
+	for i := len(nodes) - 1; i >= 0; i-- {
+		n := nodes[i]
+		for _, d := range n.succ {
+			n.height = max(n.height, d.to.height+d.lat)
+		}
+	}
+	return nodes
+}
+
+// depends says whether y (later in program order) must follow x, and by
+// how many rows.
+func depends(x, y *node, f *facts, terms []*node, trace []*block, liveIn map[*block]uint16) (int, bool) {
+	xu, xd := regUse(x.in)
+	yu, yd := regUse(y.in)
+	if xd&yu != 0 || xu&yd != 0 || xd&yd != 0 {
+		return 1, true // Bernstein: no register read and written, or written twice, in one row
+	}
+	if memConflict(x.in, y.in, f) {
+		return 1, true
+	}
+	if x.in.IsJump() {
+		// y is in a later block of the trace.
+		switch {
+		case y.in.IsJump():
+			return 0, true // one row may hold both; lanes keep program order
+		case speculable(y.in, f) && yd&liveIn[x.in.target] == 0:
+			return 0, false // harmless where x goes: y may move above x
+		}
+		return 1, true
+	}
+	if y.in.IsJump() && terms[x.blk] == y {
+		return 0, true // a block's instructions come no later than its jump
+	}
+	return 0, false
+}
+
+// speculable says an instruction may run on a path it was not written
+// on: it computes a register, or loads from a known place on the stack.
+func speculable(in *insn, f *facts) bool {
+	switch cls := in.Class(); {
+	case in.IsJump() || in.IsCall() || isStore(in):
+		return false
+	case cls == hxdp.ClassALU || cls == hxdp.ClassALU64 || in.Op == hxdp.OpLdImm64:
+		return true
+	case cls == hxdp.ClassLDX || in.Op == hxdp.OpLoad48:
+		a := f.mem[in]
+		return a.k == kStack && a.lo == a.hi
+	}
+	return false
+}
+
+// memConflict says two instructions touch memory so that one row cannot
+// hold both: a store and an access that may overlap it, or a helper call
+// and any access or call (helpers read keys, move the packet, take
+// locks).
+func memConflict(x, y *insn, f *facts) bool {
+	xm, xok := f.mem[x]
+	ym, yok := f.mem[y]
+	if x.IsCall() {
+		return yok || y.IsCall()
+	}
+	if y.IsCall() {
+		return xok
+	}
+	if !xok || !yok || (!isStore(x) && !isStore(y)) {
+		return false
+	}
+	return xm.overlaps(ym)
+}
+
+// regLiveIn is the registers live on entry of each block.
+func regLiveIn(p *program) map[*block]uint16 {
+	in := map[*block]uint16{}
+	for changed := true; changed; {
+		changed = false
+		for i := len(p.blocks) - 1; i >= 0; i-- {
+			b := p.blocks[i]
+			var l uint16
+			for _, s := range b.succs() {
+				l |= in[s]
+			}
+			for j := len(b.ins) - 1; j >= 0; j-- {
+				use, def := regUse(b.ins[j])
+				l = l&^def | use
+			}
+			if l|in[b] != in[b] {
+				in[b] |= l
+				changed = true
+			}
+		}
+	}
+	return in
+}
