@@ -78,7 +78,7 @@ func TestCorpusAgainstKernel(t *testing.T) {
 				t.Fatalf("the model disagrees with the kernel: %v", d)
 			}
 			agreed = append(agreed, name)
-			t.Logf("%d eBPF instructions, %d rows (IPC %.2f), %.1f cycles per packet", im.EBPF, im.Rows(), im.IPC(), st.CyclesPerPacket())
+			t.Logf("%d eBPF instructions, %d after the passes, %d rows (IPC %.2f), %.1f cycles per packet", im.EBPF, im.Scheduled, im.Rows(), im.IPC(), st.CyclesPerPacket())
 		})
 	}
 	t.Logf("compiled for xdp %d, fit the core %d, agree with the kernel on 10,000 packets %d", compiled, len(fit), len(agreed))
@@ -92,7 +92,7 @@ func TestCorpusAgainstKernel(t *testing.T) {
 // pass keeps the program's meaning on its own, and the model runs the
 // unscheduled program as the kernel does.
 func TestPassesOff(t *testing.T) {
-	all := []string{"fold checks", "drop zeroing", "parameterized exit", "dead code", "six byte access", "three operand", "layout"}
+	all := []string{"fold checks", "drop zeroing", "parameterized exit", "dead code", "six byte access", "three operand", "layout", "rename registers"}
 	for _, name := range []string{"ipv4_lpm", "flowlet", "tunnel_encap", "range_match", "bit_ops"} {
 		res, obj, layout, ok := xdpCompile(t, filepath.Join(corpus.Dir(), "ok", name+".p4"))
 		if !ok {

@@ -18,8 +18,8 @@ type pass struct {
 // "fold checks" first, so that the zeroing and exits are judged on the
 // paths that remain; "dead code" after the three that leave values
 // unused; the rewrites that pair instructions after it, so that they
-// pair what is left; "layout" last, so that the scheduler sees the
-// blocks it will lay out.
+// pair what is left; "layout" next, so that the scheduler sees the
+// blocks it will lay out; "rename registers" last, on those blocks.
 var passes = []pass{
 	{"fold checks", foldChecks},
 	{"drop zeroing", dropZeroing},
@@ -29,6 +29,7 @@ var passes = []pass{
 	{"dead code", deadCode},
 	{"three operand", threeOperand},
 	{"layout", layout},
+	{"rename registers", renameRegisters},
 }
 
 // transform runs the passes (but the ones off names) and reports what
@@ -249,6 +250,3 @@ func (f *facts) stateAfter(b *block) *state {
 	}
 	return s
 }
-
-// sixByte is a placeholder until the 6-byte pass lands.
-func sixByte(p *program) (int, error) { return 0, nil }
