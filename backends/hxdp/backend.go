@@ -57,7 +57,7 @@ type Report struct {
 	Instructions     int          `json:"instructions"`
 	Rows             int          `json:"rows"`
 	IPC              float64      `json:"ipc"`
-	EBPFPerRow       float64      `json:"ebpf_per_row"`
+	LanesPerRow      float64      `json:"lanes_per_row"`
 	Maps             int          `json:"maps"`
 	Passes           []PassReport `json:"passes"`
 }
@@ -98,7 +98,7 @@ func (b Backend) Emit(ctx context.Context, c *backends.Compiled, opts backends.O
 		backends.Artifact{Name: AXIFile, MediaType: "text/plain", Data: im.Config.AXI()},
 		backends.Artifact{Name: ListingFile, MediaType: "text/plain", Data: im.Listing(c.Source.File, c.Source.Text)},
 	)
-	out.Report = Report{EBPFInstructions: im.EBPF, Instructions: im.Scheduled, Rows: im.Rows(), IPC: round2(im.IPC()), EBPFPerRow: round2(im.EBPFPerRow()),
+	out.Report = Report{EBPFInstructions: im.EBPF, Instructions: im.Scheduled, Rows: im.Rows(), IPC: round2(im.IPC()), LanesPerRow: round2(im.LanesPerRow()),
 		Maps: len(im.Config.Maps), Passes: im.Passes}
 	return out, nil
 }

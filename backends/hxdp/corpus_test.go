@@ -78,7 +78,7 @@ func TestCorpusAgainstKernel(t *testing.T) {
 				t.Fatalf("the model disagrees with the kernel: %v", d)
 			}
 			agreed = append(agreed, name)
-			t.Logf("%d eBPF instructions, %d after the passes, %d rows (IPC %.2f), %.1f cycles per packet", im.EBPF, im.Scheduled, im.Rows(), im.IPC(), st.CyclesPerPacket())
+			t.Logf("%d eBPF instructions, %d after the passes, %d rows (IPC %.2f, %.2f lanes per row), %.1f cycles per packet", im.EBPF, im.Scheduled, im.Rows(), im.IPC(), im.LanesPerRow(), st.CyclesPerPacket())
 		})
 	}
 	t.Logf("compiled for xdp %d, fit the core %d, agree with the kernel on 10,000 packets %d", compiled, len(fit), len(agreed))

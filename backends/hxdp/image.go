@@ -31,23 +31,26 @@ type Image struct {
 // Rows is the ROM's length.
 func (im *Image) Rows() int { return len(im.ROM) }
 
-// IPC is the instructions a row holds, on average: the lanes the
-// schedule fills (at most hxdp.Lanes), the paper's static IPC (NIC.md:
-// the artifact's firewall is 68 instructions in 38 rows, 1.79).
+// IPC is prog.o's eBPF instructions per row: the paper's static IPC.
+// Its Table 2 and its "2-3x fewer VLIW instructions than eBPF
+// instructions" are one measure (simple_firewall: 72 instructions, IPC
+// 2.66, about 27 rows); NIC.md computes the artifact's the same way (68
+// instructions in 38 rows, 1.79). What the passes removed counts, so it
+// may pass hxdp.Lanes.
 func (im *Image) IPC() float64 {
 	if len(im.ROM) == 0 {
 		return 0
 	}
-	return float64(im.Scheduled) / float64(len(im.ROM))
+	return float64(im.EBPF) / float64(len(im.ROM))
 }
 
-// EBPFPerRow is prog.o's instructions per row: what the passes removed
-// counts too, so it may pass hxdp.Lanes.
-func (im *Image) EBPFPerRow() float64 {
+// LanesPerRow is the instructions a row holds, on average: the lanes the
+// schedule fills (at most hxdp.Lanes).
+func (im *Image) LanesPerRow() float64 {
 	if len(im.ROM) == 0 {
 		return 0
 	}
-	return float64(im.EBPF) / float64(len(im.ROM))
+	return float64(im.Scheduled) / float64(len(im.ROM))
 }
 
 // Fits says the ROM fits the core's instruction memory.
@@ -176,8 +179,8 @@ func (im *Image) Listing(file string, source []byte) []byte {
 		return s
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# hXDP ROM: %d eBPF instructions of prog.o, %d after the passes, in %d rows: %.2f instructions per row (%.2f of prog.o's)\n",
-		im.EBPF, im.Scheduled, len(im.ROM), im.IPC(), im.EBPFPerRow())
+	fmt.Fprintf(&b, "# hXDP ROM: %d eBPF instructions of prog.o, %d after the passes, in %d rows: IPC %.2f (prog.o's instructions per row), %.2f lanes filled per row\n",
+		im.EBPF, im.Scheduled, len(im.ROM), im.IPC(), im.LanesPerRow())
 	for _, pr := range im.Passes {
 		fmt.Fprintf(&b, "# pass %-18s changed %3d, removed %3d, leaving %d\n", pr.Pass, pr.Changed, pr.Removed, pr.Instructions)
 	}
