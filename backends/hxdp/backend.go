@@ -85,8 +85,8 @@ func (b Backend) Emit(ctx context.Context, c *backends.Compiled, opts backends.O
 	if !im.Fits() {
 		at, n := im.busiest()
 		sp := diag.Span{File: at.file, Start: diag.Pos{Line: at.line, Col: 1}, End: diag.Pos{Line: at.line, Col: 1}}
-		return nil, backends.Errorf(sp, "the program needs %d rows; the hXDP core holds %d (%d eBPF instructions in %d rows; this line's code is %d of them)",
-			im.Rows(), hxdp.MaxRows, im.EBPF, im.Rows(), n)
+		return nil, backends.Errorf(sp, "the program needs %d rows; the hXDP core holds %d (of the %d instructions left of prog.o's %d after the passes, this line's code takes the most: %d)",
+			im.Rows(), hxdp.MaxRows, im.Scheduled, im.EBPF, n)
 	}
 	cfg, err := json.MarshalIndent(im.Config, "", "  ")
 	if err != nil {
@@ -124,4 +124,37 @@ func xdpOutput(arts []backends.Artifact) ([]byte, kernel.Layout, error) {
 		return nil, layout, fmt.Errorf("reading %s: %w", kernel.LayoutFile, err)
 	}
 	return obj, layout, nil
+}
+
+// Verify runs what Emit wrote, the ROM and the map configuration, on the
+// model against prog.o in the kernel (as root) on packets random packets
+// (`compile --verify N`).
+func (b Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.Output, _ backends.Options, packets int) error {
+	obj, layout, err := xdpOutput(out.Artifacts)
+	if err != nil {
+		return fmt.Errorf("%w: %w", backends.ErrInternal, err)
+	}
+	im := &Image{}
+	for _, a := range out.Artifacts {
+		switch a.Name {
+		case ROMFile:
+			im.ROM, err = hxdp.ParseHex(a.Data)
+		case ConfigFile:
+			err = json.Unmarshal(a.Data, &im.Config)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: reading %s: %w", backends.ErrInternal, a.Name, err)
+		}
+	}
+	d, _, err := Diff(ctx, c.Program, obj, layout, im, 1, packets)
+	switch {
+	case err != nil:
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w: %w", backends.ErrInternal, err)
+	case d != nil:
+		return fmt.Errorf("%w: the hXDP model disagrees with the kernel: %v", backends.ErrInternal, d)
+	}
+	return nil
 }
