@@ -10,7 +10,6 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/asm"
 
-	"github.com/p4hls/p4hls/backends/xdp"
 	"github.com/p4hls/p4hls/backends/xdp/kernel"
 	"github.com/p4hls/p4hls/hxdp"
 )
@@ -138,18 +137,18 @@ func flatten(insns asm.Instructions, ids map[string]int, slots *int) ([]*insn, e
 }
 
 // placeOf reads the P4 place the xdp backend wrote at the end of the C
-// line (xdp.PlaceMarker) that clang's line information names.
+// line (kernel.PlaceMarker) that clang's line information names.
 func placeOf(s fmt.Stringer) place {
 	line, ok := s.(interface{ Line() string })
 	if !ok {
 		return place{}
 	}
 	text := line.Line()
-	i := strings.LastIndex(text, xdp.PlaceMarker)
+	i := strings.LastIndex(text, kernel.PlaceMarker)
 	if i < 0 {
 		return place{}
 	}
-	loc := strings.TrimSpace(text[i+len(xdp.PlaceMarker):])
+	loc := strings.TrimSpace(text[i+len(kernel.PlaceMarker):])
 	colon := strings.LastIndex(loc, ":")
 	if colon < 0 {
 		return place{}

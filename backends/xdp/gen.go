@@ -26,7 +26,7 @@ type gen struct {
 	ind  int
 	err  error
 	// at is the P4 construct being written: each C line ends with a
-	// comment naming its place (PlaceMarker), so that clang's line
+	// comment naming its place (kernel.PlaceMarker), so that clang's line
 	// information leads from an instruction back to the P4 source.
 	at diag.Span
 
@@ -83,14 +83,10 @@ func (g *gen) line(format string, args ...any) {
 	g.b.WriteString(strings.Repeat("\t", g.ind))
 	fmt.Fprintf(&g.b, format, args...)
 	if g.at.File != "" && g.at.Start.Line > 0 {
-		fmt.Fprintf(&g.b, " %s%s:%d", PlaceMarker, g.at.File, g.at.Start.Line)
+		fmt.Fprintf(&g.b, " %s%s:%d", kernel.PlaceMarker, g.at.File, g.at.Start.Line)
 	}
 	g.b.WriteByte('\n')
 }
-
-// PlaceMarker starts the comment at the end of a line of prog.c that
-// names the P4 file and line the C comes from ("// @ FILE:LINE").
-const PlaceMarker = "// @ "
 
 // writing makes sp the place of the lines written until the returned
 // function restores the last one.
