@@ -177,11 +177,11 @@ func Instructions(obj []byte) (int, error) {
 	return int(s.Size / 8), nil
 }
 
-// Verify loads what Emit wrote into the kernel and runs it against the
-// interpreter on packets random packets (`compile --verify N`).
-func (Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.Output, _ backends.Options, packets int) error {
+// ObjectAndLayout finds the object and its maps' layout among a compile's
+// artifacts.
+func ObjectAndLayout(arts []backends.Artifact) ([]byte, kernel.Layout, error) {
 	var obj, js []byte
-	for _, a := range out.Artifacts {
+	for _, a := range arts {
 		switch a.Name {
 		case kernel.ObjectFile:
 			obj = a.Data
@@ -191,7 +191,17 @@ func (Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.O
 	}
 	var layout kernel.Layout
 	if err := json.Unmarshal(js, &layout); err != nil {
-		return fmt.Errorf("%w: reading %s: %w", backends.ErrInternal, kernel.LayoutFile, err)
+		return nil, layout, fmt.Errorf("reading %s: %w", kernel.LayoutFile, err)
+	}
+	return obj, layout, nil
+}
+
+// Verify loads what Emit wrote into the kernel and runs it against the
+// interpreter on packets random packets (`compile --verify N`).
+func (Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.Output, _ backends.Options, packets int) error {
+	obj, layout, err := ObjectAndLayout(out.Artifacts)
+	if err != nil {
+		return fmt.Errorf("%w: %w", backends.ErrInternal, err)
 	}
 	d, err := kernel.Diff(c.Program, obj, layout, 1, packets)
 	switch {

@@ -2,6 +2,7 @@ package xdp
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -151,46 +152,55 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 func (g *gen) switchValue(s *ir.Switch) {
 	x := fmt.Sprintf("sw%d", g.label())
 	g.line("u64 %s = %s;", x, g.expr(s.X))
-	first := true
-	var dflt *ir.SwitchCase
+	var arms []arm
+	var dflt []ir.Stmt
 	for _, c := range s.Cases {
 		if c.Default {
-			dflt = c
+			dflt = c.Body
 			continue
 		}
-		cond := ""
-		for i, v := range c.Values {
-			if i > 0 {
-				cond += " || "
-			}
-			cond += fmt.Sprintf("%s == %s", x, g.expr(v))
+		var conds []string
+		for _, v := range c.Values {
+			conds = append(conds, fmt.Sprintf("%s == %s", x, g.expr(v)))
 		}
-		if cond == "" {
-			continue
+		if len(conds) > 0 {
+			arms = append(arms, arm{strings.Join(conds, " || "), c.Body})
 		}
-		if first {
-			g.line("if (%s) {", cond)
+	}
+	g.ifChain(arms, dflt)
+}
+
+// arm is a case of a switch as C: its condition and its statements.
+type arm struct {
+	cond string
+	body []ir.Stmt
+}
+
+// ifChain writes arms as an if / else if chain, dflt (nil: none) last.
+func (g *gen) ifChain(arms []arm, dflt []ir.Stmt) {
+	for i, a := range arms {
+		if i == 0 {
+			g.line("if (%s) {", a.cond)
 		} else {
-			g.line("} else if (%s) {", cond)
+			g.line("} else if (%s) {", a.cond)
 		}
-		first = false
 		g.ind++
-		g.block(c.Body)
+		g.block(a.body)
 		g.ind--
 	}
-	if dflt != nil {
-		if first {
-			g.nested(dflt.Body)
-			return
+	switch {
+	case len(arms) == 0:
+		if dflt != nil {
+			g.nested(dflt)
 		}
+		return
+	case dflt != nil:
 		g.line("} else {")
 		g.ind++
-		g.block(dflt.Body)
+		g.block(dflt)
 		g.ind--
 	}
-	if !first {
-		g.line("}")
-	}
+	g.line("}")
 }
 
 func (g *gen) forLoop(s *ir.For) {
@@ -285,43 +295,20 @@ func (g *gen) switchAction(s *ir.SwitchAction) {
 	g.line("u32 %s = 0;", ran)
 	g.applyTable(s.Table, "", ran)
 	ids := g.tableInfo(s.Table).ids
-	first := true
-	var dflt *ir.ActionCase
+	var arms []arm
+	var dflt []ir.Stmt
 	for _, c := range s.Cases {
 		if c.Default {
-			dflt = c
+			dflt = c.Body
 			continue
 		}
-		cond := ""
-		for i, a := range c.Actions {
-			if i > 0 {
-				cond += " || "
-			}
-			cond += fmt.Sprintf("%s == %d", ran, ids[a])
+		var conds []string
+		for _, a := range c.Actions {
+			conds = append(conds, fmt.Sprintf("%s == %d", ran, ids[a]))
 		}
-		if first {
-			g.line("if (%s) {", cond)
-		} else {
-			g.line("} else if (%s) {", cond)
-		}
-		first = false
-		g.ind++
-		g.block(c.Body)
-		g.ind--
+		arms = append(arms, arm{strings.Join(conds, " || "), c.Body})
 	}
-	if dflt != nil {
-		if first {
-			g.nested(dflt.Body)
-			return
-		}
-		g.line("} else {")
-		g.ind++
-		g.block(dflt.Body)
-		g.ind--
-	}
-	if !first {
-		g.line("}")
-	}
+	g.ifChain(arms, dflt)
 }
 
 // callFunction inlines a function: arguments copied in, out and inout

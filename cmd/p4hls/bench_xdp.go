@@ -96,17 +96,8 @@ func benchXDPJob(ctx context.Context, job xdpJob) (XDPBenchResult, error) {
 	if err != nil {
 		return r, fmt.Errorf("compiling %s: %w", job.p4, err)
 	}
-	var obj, js []byte
-	for _, a := range res.Artifacts {
-		switch a.Name {
-		case kernel.ObjectFile:
-			obj = a.Data
-		case kernel.LayoutFile:
-			js = a.Data
-		}
-	}
-	var layout kernel.Layout
-	if err := json.Unmarshal(js, &layout); err != nil {
+	obj, layout, err := xdp.ObjectAndLayout(res.Artifacts)
+	if err != nil {
 		return r, err
 	}
 	m, err := kernel.Load(obj, layout, res.Program)
