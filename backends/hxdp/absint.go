@@ -159,6 +159,9 @@ func (a access) overlaps(b access) bool {
 	if region(a.k) != region(b.k) {
 		return false
 	}
+	if (a.k == kMapVal || a.k == kMapValOrNull) && a.id != b.id {
+		return false // two maps' values are apart
+	}
 	if a.k == kMapVal || a.k == kMapValOrNull || a.k == kMeta || b.k == kMeta {
 		return true // two lookups may give one value; meta and data offsets differ in base
 	}

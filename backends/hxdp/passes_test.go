@@ -221,3 +221,37 @@ func TestRename(t *testing.T) {
 			a.Dst, b.Dst, ins[2].Src, ins[4].Src, text(p))
 	}
 }
+
+// TestRenameInPlace: a renamed value carried on by an instruction that
+// reads and writes its register (r3 = r3 + 1 in three operands) moves
+// with it; the program still copies byte 20 to 21 and byte 22, plus one,
+// to 23 on the core.
+func TestRenameInPlace(t *testing.T) {
+	p := build(
+		ldxw(2, 1, 0),
+		ldxb(3, 2, 20), stxb(2, 3, 21),
+		ldxb(3, 2, 22), I(0x8f, 3, 3, 0, 1), stxb(2, 3, 23),
+		exitImm(2))
+	if n, _ := renameRegisters(p); n == 0 {
+		t.Fatalf("renamed nothing:\n%s", text(p))
+	}
+	ins := p.blocks[0].ins
+	if v := ins[3].Dst; ins[4].Src != v || ins[4].Dst != v || ins[5].Src != v {
+		t.Errorf("the second value is not carried in one register:\n%s", text(p))
+	}
+	s := mustSchedule(t, p)
+	rom, err := encode(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := hxdp.New(rom, hxdp.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]byte, hxdp.MinFrame)
+	in[20], in[22] = 7, 41
+	res, err := c.Run(hxdp.Input{Data: in})
+	if err != nil || res.Data[21] != 7 || res.Data[23] != 42 {
+		t.Errorf("bytes 21 and 23 are %d and %d (%v); want 7 and 42", res.Data[21], res.Data[23], err)
+	}
+}

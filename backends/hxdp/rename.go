@@ -64,18 +64,19 @@ func renameBlock(b *block, out uint16) int {
 
 // localRange finds the last use of the value instruction d writes into
 // r: the value must end in the block (written again, or dead at its end)
-// and every use be one that may be renamed.
+// and every use be one that may be renamed. An instruction that reads and
+// writes r (r2 = be16 r2) carries the value on: it is renamed with it.
 func localRange(b *block, d int, r uint8, out uint16) (int, bool) {
 	last := d
 	for k := d + 1; k < len(b.ins); k++ {
 		use, def := regUse(b.ins[k])
-		if use&(1<<r) != 0 {
-			if fixed(b.ins[k], r) || def&(1<<r) != 0 {
-				return 0, false // read and written again at once: the next value would move too
-			}
+		reads, writes := use&(1<<r) != 0, def&(1<<r) != 0
+		switch {
+		case reads && fixed(b.ins[k], r):
+			return 0, false
+		case reads:
 			last = k
-		}
-		if def&(1<<r) != 0 {
+		case writes:
 			return last, true
 		}
 	}
@@ -136,14 +137,16 @@ func renameRange(b *block, d, end int, r, f uint8) {
 	b.ins[d].Dst = f
 	for k := d + 1; k <= end; k++ {
 		in := b.ins[k]
-		use, _ := regUse(in)
+		use, def := regUse(in)
 		if use&(1<<r) == 0 {
 			continue
 		}
 		if in.Src == r && srcRead(in) {
 			in.Src = f
 		}
-		if in.Dst == r && dstRead(in) {
+		// An instruction that reads r and writes it (r2 = be16 r2, or
+		// r2 = r2 + 1 in three operands) carries the value on in f.
+		if in.Dst == r && (dstRead(in) || def&(1<<r) != 0) {
 			in.Dst = f
 		}
 	}

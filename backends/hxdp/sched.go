@@ -270,22 +270,59 @@ func speculable(in *insn, f *facts) bool {
 }
 
 // memConflict says two instructions touch memory so that one row cannot
-// hold both: a store and an access that may overlap it, or a helper call
-// and any access or call (helpers read keys, move the packet, take
-// locks).
+// hold both and their order must stay: a store and an access that may
+// overlap it, two helper calls, or a call and an access the helper may
+// touch.
 func memConflict(x, y *insn, f *facts) bool {
 	xm, xok := f.mem[x]
 	ym, yok := f.mem[y]
-	if x.IsCall() {
-		return yok || y.IsCall()
-	}
-	if y.IsCall() {
-		return xok
-	}
-	if !xok || !yok || (!isStore(x) && !isStore(y)) {
+	switch {
+	case x.IsCall() && y.IsCall():
+		return true
+	case x.IsCall():
+		return yok && callTouches(x, y, ym, f)
+	case y.IsCall():
+		return xok && callTouches(y, x, xm, f)
+	case !xok || !yok || (!isStore(x) && !isStore(y)):
 		return false
 	}
 	return xm.overlaps(ym)
+}
+
+// callTouches says a helper call may touch what the access a (of
+// instruction in) touches: a lookup reads its key; adjust_head moves the
+// packet, its metadata and the context's pointers; a spin lock orders
+// the values of its map; bpf_redirect_map reads no memory of the
+// program's.
+func callTouches(call, in *insn, a access, f *facts) bool {
+	if a.k == kTop {
+		return true
+	}
+	s := f.before[call]
+	if s == nil {
+		return true
+	}
+	switch call.Imm {
+	case hxdp.HelperMapLookup:
+		if !isStore(in) {
+			return false
+		}
+		key, m := s.regs[2], s.regs[1]
+		if key.k != kStack || m.k != kMap {
+			return a.k == kStack
+		}
+		keyAt := access{k: kStack, lo: key.lo, hi: key.hi, size: f.maps[m.id].KeyBytes}
+		return keyAt.overlaps(a)
+	case hxdp.HelperAdjustHead:
+		return a.k == kPkt || a.k == kPktEnd || a.k == kMeta || a.k == kCtx
+	case hxdp.HelperSpinLock, hxdp.HelperSpinUnlock:
+		lock := s.regs[1]
+		isVal := a.k == kMapVal || a.k == kMapValOrNull
+		return isVal && (lock.k != kMapVal || lock.id == a.id)
+	case hxdp.HelperRedirect:
+		return false
+	}
+	return true
 }
 
 // regLiveIn is the registers live on entry of each block.
