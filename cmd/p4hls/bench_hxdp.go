@@ -146,23 +146,25 @@ func printPaper(w io.Writer, ours []HXDPBenchResult) {
 		}
 		fmt.Fprintf(w, format, p.Program, fmt.Sprint(p.Instructions), fmt.Sprintf("%.2f", p.X86IPC), fmt.Sprintf("%.2f", p.HXDPIPC), o, eb, rows, ipc)
 	}
-	var sum, lo, hi float64
-	n := 0
+	var ipc, lanes []float64
 	for _, r := range ours {
-		if r.Error != "" {
-			continue
+		if r.Error == "" {
+			ipc, lanes = append(ipc, r.IPC), append(lanes, r.LanesPerRow)
 		}
-		if n == 0 || r.IPC < lo {
-			lo = r.IPC
-		}
-		hi = max(hi, r.IPC)
-		sum += r.IPC
-		n++
 	}
-	if n > 0 {
-		fmt.Fprintf(w, "ours: IPC %.2f to %.2f, mean %.2f over %d programs; the paper's: 1.70 to 2.83\n", lo, hi, sum/float64(n), n)
-		fmt.Fprintln(w, "(our programs are P4 compiled to C: 3-7x the eBPF of the paper's hand-written C for the same job, much of it what the passes remove)")
+	if len(ipc) > 0 {
+		fmt.Fprintf(w, "ours, %d programs: IPC %s; lanes per row %s; the paper's IPC: 1.70 to 2.83\n", len(ipc), spread(ipc), spread(lanes))
+		fmt.Fprintln(w, "(our programs are P4 compiled to C: about 3 to 9 times the eBPF of the paper's hand-written C for the same job, much of it what the passes remove)")
 	}
+}
+
+// spread prints the least, the greatest and the mean of xs.
+func spread(xs []float64) string {
+	lo, hi, sum := xs[0], xs[0], 0.0
+	for _, x := range xs {
+		lo, hi, sum = min(lo, x), max(hi, x), sum+x
+	}
+	return fmt.Sprintf("%.2f to %.2f, mean %.2f", lo, hi, sum/float64(len(xs)))
 }
 
 // benchHXDPOne compiles one program for xdp, then for the core, and runs
