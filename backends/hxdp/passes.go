@@ -19,7 +19,9 @@ type pass struct {
 // paths that remain; "dead code" after the three that leave values
 // unused; the rewrites that pair instructions after it, so that they
 // pair what is left; "layout" next, so that the scheduler sees the
-// blocks it will lay out; "rename registers" last, on those blocks.
+// blocks it will lay out; "rename registers" on those blocks; "drop
+// zeroing" again, for a move of zero renamed into a register the reset
+// already zeroed.
 var passes = []pass{
 	{"fold checks", foldChecks},
 	{"drop zeroing", dropZeroing},
@@ -30,6 +32,7 @@ var passes = []pass{
 	{"three operand", threeOperand},
 	{"layout", layout},
 	{"rename registers", renameRegisters},
+	{"drop zeroing", dropZeroing},
 }
 
 // transform runs the passes (but the ones off names) and reports what
