@@ -290,3 +290,26 @@ func TestOutOfPacket(t *testing.T) {
 		t.Errorf("got %v; want an access outside the packet", err)
 	}
 }
+
+// FuzzCore runs ROMs of arbitrary words: the core returns a result or an
+// error, never panics, and stops.
+func FuzzCore(f *testing.F) {
+	f.Add(ROM{{ldxw(2, 1, 0)}, {Insn{Op: OpLoad48, Dst: 3, Src: 2}.Word(), exitImm(2)}}.Hex())
+	f.Add(ROM{{Insn{Op: OpLdImm64, Dst: 1, Src: PseudoMapValue}.Word(), Insn{Imm: 3}.Word()}, {Insn{Op: 0x79, Dst: 0, Src: 1}.Word()}, {exit()}}.Hex())
+	f.Add(ROM{{Insn{Op: OpJA, Off: -1}.Word()}}.Hex())
+	cfg := Config{Maps: []Map{{ID: 0, Name: "a", Type: "array", KeyBytes: 4, ValueBytes: 8, MaxEntries: 2}}}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		rom, err := ParseHex(text)
+		if err != nil || len(rom) == 0 || len(rom) > 16 {
+			return
+		}
+		c, err := New(rom, cfg)
+		if err != nil {
+			return
+		}
+		res, err := c.Run(Input{Data: frame(MinFrame)})
+		if err == nil && (res.Cycles == 0 || res.Cycles > maxRowsPerPacket) {
+			t.Fatalf("%d cycles", res.Cycles)
+		}
+	})
+}

@@ -91,6 +91,9 @@ func (m *machine) row() error {
 		}
 		m.insns++
 		if in.Op == OpLdImm64 {
+			if in.Dst >= Registers {
+				return fmt.Errorf("lane %d: register r%d does not exist", lane, in.Dst)
+			}
 			if lane+1 >= Lanes {
 				return fmt.Errorf("lane %d: a 64-bit immediate load needs the next lane", lane)
 			}
@@ -143,6 +146,9 @@ func (m *machine) commit(e *effects) error {
 
 // lane executes one instruction against the row's start state.
 func (m *machine) lane(in Insn, lane int, e *effects) error {
+	if in.Dst >= Registers || in.Src >= Registers {
+		return fmt.Errorf("register r%d or r%d does not exist (r0 to r10 do)", in.Dst, in.Src)
+	}
 	r := &m.regs
 	if base, ok := ThreeOperandBase(in.Op); ok {
 		v, err := alu(base, r[in.Src], uint64(int64(in.Imm)), in.Imm)

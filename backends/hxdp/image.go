@@ -193,6 +193,9 @@ func (im *Image) Listing(file string, source []byte) []byte {
 			}
 			ins := hxdp.Decode(im.ROM[r][l])
 			asm := ins.String()
+			if in.wide() && in.Src == 0 {
+				asm = fmt.Sprintf("r%d = %#x ll", in.Dst, in.imm64) // both lanes' halves
+			}
 			if in.IsJump() && !in.IsExit() {
 				asm += fmt.Sprintf(" <row %d>", r+1+int(ins.Off))
 			}

@@ -212,7 +212,7 @@ func traceGraph(trace []*block, f *facts, liveIn map[*block]uint16) []*node {
 	}
 	for j, y := range nodes {
 		for _, x := range nodes[:j] {
-			if lat, ok := depends(x, y, f, terms, trace, liveIn); ok {
+			if lat, ok := depends(x, y, f, terms, liveIn); ok {
 				x.succ = append(x.succ, dep{y, lat})
 				y.npred++
 			}
@@ -229,7 +229,7 @@ func traceGraph(trace []*block, f *facts, liveIn map[*block]uint16) []*node {
 
 // depends says whether y (later in program order) must follow x, and by
 // how many rows.
-func depends(x, y *node, f *facts, terms []*node, trace []*block, liveIn map[*block]uint16) (int, bool) {
+func depends(x, y *node, f *facts, terms []*node, liveIn map[*block]uint16) (int, bool) {
 	xu, xd := regUse(x.in)
 	yu, yd := regUse(y.in)
 	if xd&yu != 0 || xu&yd != 0 || xd&yd != 0 {
