@@ -99,6 +99,7 @@ type Result struct {
 type Core struct {
 	rom  ROM
 	maps []*table
+	rng  uint32 // bpf_get_prandom_u32's state, carried from packet to packet
 }
 
 // New loads a ROM and a map configuration.
@@ -109,7 +110,7 @@ func New(rom ROM, cfg Config) (*Core, error) {
 	if len(rom) == 0 {
 		return nil, errors.New("the ROM is empty")
 	}
-	c := &Core{rom: rom}
+	c := &Core{rom: rom, rng: 0x2545f491}
 	for _, m := range cfg.Maps {
 		t, err := newTable(m)
 		if err != nil {

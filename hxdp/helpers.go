@@ -6,6 +6,7 @@ import "fmt"
 // helper id.
 const (
 	HelperMapLookup  = 1
+	HelperRandom     = 7
 	HelperAdjustHead = 44
 	HelperRedirect   = 51
 	HelperSpinLock   = 93
@@ -15,6 +16,7 @@ const (
 // Helpers is the set of helper ids the core implements.
 var Helpers = map[int32]string{
 	HelperMapLookup:  "bpf_map_lookup_elem",
+	HelperRandom:     "bpf_get_prandom_u32",
 	HelperAdjustHead: "bpf_xdp_adjust_head",
 	HelperRedirect:   "bpf_redirect_map",
 	HelperSpinLock:   "bpf_spin_lock",
@@ -33,6 +35,8 @@ func (m *machine) call(in Insn) error {
 	switch in.Imm {
 	case HelperMapLookup:
 		ret, err = m.mapLookup(r[1], r[2])
+	case HelperRandom:
+		ret = m.c.random()
 	case HelperAdjustHead:
 		ret = m.adjustHead(int32(r[2]))
 	case HelperRedirect:
@@ -112,4 +116,16 @@ func (m *machine) redirectMap(handle uint64, key uint32, flags uint64) (uint64, 
 	}
 	m.redirect = &Cell{Map: t.ID, Key: k}
 	return XDPRedirect, nil
+}
+
+// random is the core's pseudo-random number generator (xorshift32): its
+// own sequence, which no other machine draws, so a differential run
+// cannot compare a program that reads it.
+func (c *Core) random() uint64 {
+	x := c.rng
+	x ^= x << 13
+	x ^= x >> 17
+	x ^= x << 5
+	c.rng = x
+	return uint64(x)
 }

@@ -407,6 +407,8 @@ func (f *facts) call(s *state, in *insn) {
 		s.minLen = least
 	case hxdp.HelperSpinLock, hxdp.HelperSpinUnlock:
 		res = konst(0)
+	case hxdp.HelperRandom:
+		res = scalar(0, math.MaxUint32)
 	}
 	r[0] = res
 	for i := 1; i <= 5; i++ {

@@ -12,6 +12,7 @@ package hxdp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/p4hls/p4hls/backends"
@@ -76,6 +77,10 @@ func (b Backend) Emit(ctx context.Context, c *backends.Compiled, opts backends.O
 		return nil, fmt.Errorf("%w: %w", backends.ErrInternal, err)
 	}
 	im, err := Build(ctx, obj, layout, Options{})
+	var pe *PlaceError
+	if errors.As(err, &pe) {
+		return nil, backends.Errorf(diag.Span{File: pe.File, Start: diag.Pos{Line: pe.Line, Col: 1}, End: diag.Pos{Line: pe.Line, Col: 1}}, "%s", pe.Msg)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -2,6 +2,7 @@ package hxdp_test
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"os"
@@ -88,5 +89,55 @@ func TestRefusal(t *testing.T) {
 	if !strings.HasSuffix(be.Span.File, "flowlet.p4") || be.Span.Start.Line != 28 ||
 		!regexp.MustCompile(`needs \d+ rows; the hXDP core holds 256`).MatchString(be.Msg) {
 		t.Errorf("refused at %s:%d with %q; want flowlet.p4:28, needs N rows", be.Span.File, be.Span.Start.Line, be.Msg)
+	}
+}
+
+// TestRandom: a program that draws random numbers compiles, and on the
+// core each packet gets a number from 0 to 1000 beside x + 1 (the numbers
+// are the core's own: no kernel draws the same).
+func TestRandom(t *testing.T) {
+	file := "testdata/random.p4"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: hxdpc.Name}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rom hxdp.ROM
+	var cfg hxdp.Config
+	for _, a := range res.Artifacts {
+		switch a.Name {
+		case hxdpc.ROMFile:
+			rom, err = hxdp.ParseHex(a.Data)
+		case hxdpc.ConfigFile:
+			err = json.Unmarshal(a.Data, &cfg)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := hxdp.New(rom, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint32]bool{}
+	for i := 0; i < 20; i++ {
+		pkt := make([]byte, hxdp.MinFrame)
+		pkt[12], pkt[13] = 0x88, 0xb5 // bench.p4's app header
+		pkt[17] = byte(i)
+		out, err := c.Run(hxdp.Input{Data: pkt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, r := binary.BigEndian.Uint32(out.Data[14:]), binary.BigEndian.Uint32(out.Data[18:])
+		if x != uint32(i)+1 || r > 1000 {
+			t.Fatalf("packet %d: x %d, r %d; want %d, at most 1000", i, x, r, i+1)
+		}
+		seen[r] = true
+	}
+	if len(seen) < 10 {
+		t.Errorf("20 packets drew %d numbers", len(seen))
 	}
 }

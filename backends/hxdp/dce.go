@@ -49,7 +49,7 @@ func (l *live) anyStack(lo, hi int64) bool {
 
 // helperArgs is how many argument registers each helper reads.
 var helperArgs = map[int32]int{
-	hxdp.HelperMapLookup: 2, hxdp.HelperAdjustHead: 2, hxdp.HelperRedirect: 3,
+	hxdp.HelperMapLookup: 2, hxdp.HelperRandom: 0, hxdp.HelperAdjustHead: 2, hxdp.HelperRedirect: 3,
 	hxdp.HelperSpinLock: 1, hxdp.HelperSpinUnlock: 1,
 }
 

@@ -115,7 +115,7 @@ func flatten(insns asm.Instructions, ids map[string]int, slots *int) ([]*insn, e
 			return nil, fmt.Errorf("instruction %d calls a function: the core runs one function", raw)
 		case in.IsCall():
 			if _, ok := hxdp.Helpers[in.Imm]; !ok {
-				return nil, fmt.Errorf("instruction %d calls helper %d, which the core does not have", raw, in.Imm)
+				return nil, &PlaceError{File: last.file, Line: last.line, Msg: fmt.Sprintf("the code of this line calls BPF helper %d, which the hXDP core does not have", in.Imm)}
 			}
 		}
 		if in.IsJump() && !in.IsExit() {
@@ -194,4 +194,19 @@ func split(flat []*insn) []*block {
 		}
 	}
 	return blocks
+}
+
+// PlaceError is a program the core cannot run, at the P4 line whose code
+// is at fault (Line 0: no line is).
+type PlaceError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *PlaceError) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 }

@@ -292,8 +292,8 @@ func memConflict(x, y *insn, f *facts) bool {
 // callTouches says a helper call may touch what the access a (of
 // instruction in) touches: a lookup reads its key; adjust_head moves the
 // packet, its metadata and the context's pointers; a spin lock orders
-// the values of its map; bpf_redirect_map reads no memory of the
-// program's.
+// the values of its map; bpf_redirect_map and bpf_get_prandom_u32 read no
+// memory of the program's.
 func callTouches(call, in *insn, a access, f *facts) bool {
 	if a.k == kTop {
 		return true
@@ -319,7 +319,7 @@ func callTouches(call, in *insn, a access, f *facts) bool {
 		lock := s.regs[1]
 		isVal := a.k == kMapVal || a.k == kMapValOrNull
 		return isVal && (lock.k != kMapVal || lock.id == a.id)
-	case hxdp.HelperRedirect:
+	case hxdp.HelperRedirect, hxdp.HelperRandom:
 		return false
 	}
 	return true
