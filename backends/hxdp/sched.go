@@ -53,6 +53,10 @@ type node struct {
 	npred int
 	// height is the longest path (in rows) to the trace's end.
 	height int
+	// base is the version of the register a load or store addresses
+	// through (how many writes of it the trace made before): two
+	// accesses through one version of one register are at known distance.
+	base int
 	row    int
 	placed bool
 }
@@ -199,10 +203,20 @@ func assignLanes(r *srow) [hxdp.Lanes]*insn {
 func traceGraph(trace []*block, f *facts, liveIn map[*block]uint16) []*node {
 	var nodes []*node
 	var terms []*node // each block's jump, by block
+	var ver [16]int
 	for bi, b := range trace {
 		var term *node
 		for _, in := range b.ins {
 			n := &node{in: in, order: len(nodes), blk: bi}
+			if r, ok := baseReg(in); ok {
+				n.base = ver[r]
+			}
+			_, def := regUse(in)
+			for r := range ver {
+				if def&(1<<r) != 0 {
+					ver[r]++
+				}
+			}
 			nodes = append(nodes, n)
 			if in.IsJump() {
 				term = n
@@ -235,7 +249,7 @@ func depends(x, y *node, f *facts, terms []*node, liveIn map[*block]uint16) (int
 	if xd&yu != 0 || xu&yd != 0 || xd&yd != 0 {
 		return 1, true // Bernstein: no register read and written, or written twice, in one row
 	}
-	if memConflict(x.in, y.in, f) {
+	if memConflict(x.in, y.in, f) && !apart(x, y) {
 		return 1, true
 	}
 	if x.in.IsJump() {
@@ -252,6 +266,29 @@ func depends(x, y *node, f *facts, terms []*node, liveIn map[*block]uint16) (int
 		return 0, true // a block's instructions come no later than its jump
 	}
 	return 0, false
+}
+
+// baseReg is the register a load or store addresses memory through.
+func baseReg(in *insn) (uint8, bool) {
+	switch {
+	case isStore(in):
+		return in.Dst, true
+	case in.Class() == hxdp.ClassLDX || in.Op == hxdp.OpLoad48:
+		return in.Src, true
+	}
+	return 0, false
+}
+
+// apart says two accesses through one value of one register touch no
+// common byte: their offsets from it say so.
+func apart(x, y *node) bool {
+	rx, okx := baseReg(x.in)
+	ry, oky := baseReg(y.in)
+	if !okx || !oky || rx != ry || x.base != y.base {
+		return false
+	}
+	a, b := int(x.in.Off), int(y.in.Off)
+	return a+x.in.Size() <= b || b+y.in.Size() <= a
 }
 
 // speculable says an instruction may run on a path it was not written
