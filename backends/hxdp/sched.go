@@ -57,6 +57,8 @@ type node struct {
 	// through (how many writes of it the trace made before): two
 	// accesses through one version of one register are at known distance.
 	base int
+	// vers is every register's version before the instruction.
+	vers   [16]int
 	row    int
 	placed bool
 }
@@ -207,7 +209,7 @@ func traceGraph(trace []*block, f *facts, liveIn map[*block]uint16) []*node {
 	for bi, b := range trace {
 		var term *node
 		for _, in := range b.ins {
-			n := &node{in: in, order: len(nodes), blk: bi}
+			n := &node{in: in, order: len(nodes), blk: bi, vers: ver}
 			if r, ok := baseReg(in); ok {
 				n.base = ver[r]
 			}
@@ -257,7 +259,7 @@ func depends(x, y *node, f *facts, terms []*node, liveIn map[*block]uint16) (int
 		switch {
 		case y.in.IsJump():
 			return 0, true // one row may hold both; lanes keep program order
-		case speculable(y.in, f) && yd&liveIn[x.in.target] == 0:
+		case speculable(y, x, f) && yd&liveIn[x.in.target] == 0:
 			return 0, false // harmless where x goes: y may move above x
 		}
 		return 1, true
@@ -291,17 +293,38 @@ func apart(x, y *node) bool {
 	return a+x.in.Size() <= b || b+y.in.Size() <= a
 }
 
-// speculable says an instruction may run on a path it was not written
-// on: it computes a register, or loads from a known place on the stack.
-func speculable(in *insn, f *facts) bool {
+// speculable says instruction y may run above the jump br, on a path it
+// was not written on: it computes a register, or it loads through a
+// register that holds, already at br, a pointer it may surely read there
+// (a stack slot, the context, a map value known not NULL, packet bytes
+// the packet surely holds at br).
+func speculable(y, br *node, f *facts) bool {
+	in := y.in
 	switch cls := in.Class(); {
 	case in.IsJump() || in.IsCall() || isStore(in):
 		return false
 	case cls == hxdp.ClassALU || cls == hxdp.ClassALU64 || in.Op == hxdp.OpLdImm64:
 		return true
-	case cls == hxdp.ClassLDX || in.Op == hxdp.OpLoad48:
-		a := f.mem[in]
-		return a.k == kStack && a.lo == a.hi
+	case cls != hxdp.ClassLDX && in.Op != hxdp.OpLoad48:
+		return false
+	}
+	s := f.before[br.in]
+	if s == nil || br.vers[in.Src] != y.base {
+		return false // the address is computed after br
+	}
+	a := accessOf(s.regs[in.Src], in.Off, in.Size())
+	end := a.hi + int64(a.size)
+	switch a.k {
+	case kStack:
+		return a.lo == a.hi && a.lo >= -hxdp.StackBytes && end <= 0
+	case kCtx:
+		return true
+	case kPkt:
+		return a.lo >= 0 && end <= s.minLen
+	case kMeta:
+		return a.lo >= 0 && end <= hxdp.MetaBytes
+	case kMapVal:
+		return a.lo >= 0 && end <= int64(f.maps[a.id].ValueBytes)
 	}
 	return false
 }

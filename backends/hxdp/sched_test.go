@@ -86,3 +86,27 @@ func TestCodeMotion(t *testing.T) {
 		t.Errorf("r5 = 9 is in row %d, the jump in %d: r5 is live where the jump goes, it must follow", s.rowOf[r5], s.rowOf[br])
 	}
 }
+
+// TestNoSpeculativeNull: a load through a lookup's result stays below
+// the jump that checks it for NULL (above it, the pointer may be NULL);
+// a load from the stack moves up.
+func TestNoSpeculativeNull(t *testing.T) {
+	m := I(hxdp.OpLdImm64, 1, hxdp.PseudoMapFD, 0, 0)
+	p := build(
+		I(0x62, 10, 0, -4, 0), movr(2, 10), addi(2, -4), m, // key 0 at r10 - 4
+		I(hxdp.OpCall, 0, 0, 0, hxdp.HelperMapLookup), // 4
+		jeqi(0, 0, 9),         // 5: if r0 == 0 goto 9
+		I(0x79, 3, 0, 0, 0),   // 6: r3 = *(u64 *)(r0 + 0)
+		I(0x61, 4, 10, -4, 0), // 7: r4 = *(u32 *)(r10 - 4)
+		exitImm(2),            // 8
+		exitImm(1))            // 9
+	p.maps = []hxdp.Map{{ID: 0, Name: "h", Type: "hash", KeyBytes: 4, ValueBytes: 8, MaxEntries: 4}}
+	s := mustSchedule(t, p)
+	br, val, stk := p.blocks[0].ins[5], p.blocks[1].ins[0], p.blocks[1].ins[1]
+	if s.rowOf[val] <= s.rowOf[br] {
+		t.Errorf("the load through r0 is in row %d, its NULL check in %d: it must follow", s.rowOf[val], s.rowOf[br])
+	}
+	if s.rowOf[stk] > s.rowOf[br] {
+		t.Errorf("the stack load is in row %d, the jump in %d: want it moved up", s.rowOf[stk], s.rowOf[br])
+	}
+}
