@@ -347,7 +347,7 @@ func TestTargetsAndPages(t *testing.T) {
 	for _, tg := range resp.Targets {
 		names = append(names, tg.Name)
 	}
-	if strings.Join(names, " ") != "tofino menshen banzai xdp" || !resp.Targets[0].Default || resp.Targets[1].Options[0].Name != "tenant" ||
+	if strings.Join(names, " ") != "tofino menshen banzai xdp hxdp" || !resp.Targets[0].Default || resp.Targets[1].Options[0].Name != "tenant" ||
 		resp.Targets[0].Limits.Stages != 12 {
 		t.Errorf("targets %v", names)
 	}

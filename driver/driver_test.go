@@ -23,10 +23,10 @@ import (
 // unknown name is answered with the list.
 func TestRegistry(t *testing.T) {
 	r := Registry()
-	if got, want := strings.Join(r.Names(), " "), "tofino menshen banzai xdp"; got != want {
+	if got, want := strings.Join(r.Names(), " "), "tofino menshen banzai xdp hxdp"; got != want {
 		t.Errorf("targets %q, want %q", got, want)
 	}
-	if _, err := r.Lookup("fpga"); err == nil || err.Error() != `unknown target "fpga" (targets: tofino, menshen, banzai, xdp)` {
+	if _, err := r.Lookup("fpga"); err == nil || err.Error() != `unknown target "fpga" (targets: tofino, menshen, banzai, xdp, hxdp)` {
 		t.Errorf("Lookup(fpga): %v", err)
 	}
 	for _, b := range r.Backends() {
