@@ -70,6 +70,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile")
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
+	stages := fs.Int("stages", 0, "sweep: the target has `N` stages (default: Tofino's 12)")
 	var conf conformanceOptions
 	fs.StringVar(&conf.Root, "p4c", "", "conformance: the checkout of p4c, `DIR`, whose testdata and p4include are read")
 	fs.BoolVar(&conf.Bundled, "bundled", false, "conformance: include p4hls's bundled headers, not p4c's p4include")
@@ -94,7 +95,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case "alloc":
 		return benchAlloc(ctx, *corpus, *jsonOut, *timeout, stdout, stderr)
 	case "sweep":
-		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
+		return benchSweep(ctx, *tables, *stages, *jsonOut, *timeout, stdout, stderr)
 	case "conformance":
 		// A program that takes this long is hung; a compile's limit is not
 		// a check's.

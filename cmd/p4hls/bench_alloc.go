@@ -158,16 +158,17 @@ type sweepPoint struct {
 // program allocated for Tofino by each solver, then with one limit of
 // the target varied at a time (CaT's Figures 8 to 10), with the default
 // solver.
-func benchSweep(ctx context.Context, tables int, jsonOut string, timeout time.Duration, stdout, stderr io.Writer) int {
+func benchSweep(ctx context.Context, tables, stages int, jsonOut string, timeout time.Duration, stdout, stderr io.Writer) int {
 	src := switchProgram(tables, 8)
-	res, err := driver.Transform(ctx, driver.Request{File: "switch.p4", Source: []byte(src), Target: "tofino"}, nil)
+	res, err := driver.Transform(ctx, driver.Request{File: "switch.p4", Source: []byte(src), Target: "tofino", Stages: stages}, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: the generated program: %v\n", err)
 		return exitUserErr
 	}
 	// No synthesized action: every action counts as P4's one-stage action.
 	p := placement.Build(res.Analysis, nil, res.Target.Limits).Problem
-	fmt.Fprintf(stdout, "switch-scale program: %d tables, %d dependencies, Tofino limits\n", len(p.Tables), len(p.Deps))
+	fmt.Fprintf(stdout, "switch-scale program: %d tables, %d dependencies, Tofino limits with %d stages; lower bound %d stages\n",
+		len(p.Tables), len(p.Deps), p.Limits.Stages, alloc.LowerBound(p))
 	var points []sweepPoint
 	solve := func(s alloc.Solver, q *alloc.Problem, mode alloc.Mode, limit string, value int) sweepPoint {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
