@@ -21,7 +21,8 @@ import (
 // ReportProto is r as the contract sends it.
 func ReportProto(r report.Report) (*pb.Report, error) {
 	out := &pb.Report{Target: r.Target, Alu: r.ALU, Status: string(r.Status), Error: r.Error, Reached: r.Reached,
-		Stages: int32(r.Stages), Phases: r.Phases, SolverQueries: int32(r.SolverQueries), CacheHits: int32(r.CacheHits)}
+		Stages: int32(r.Stages), Phases: r.Phases, SolverQueries: int32(r.SolverQueries), CacheHits: int32(r.CacheHits),
+		CacheRejected: int32(r.CacheRejected)}
 	for _, u := range r.PerStage {
 		out.PerStage = append(out.PerStage, &pb.StageUsage{Tables: int32(u.Tables), Alus: int32(u.ALUs), Gateways: int32(u.Gateways), Containers: int32(u.Containers)})
 	}
@@ -30,7 +31,7 @@ func ReportProto(r report.Report) (*pb.Report, error) {
 	}
 	out.Transform = transformProto(r.Transform)
 	if a := r.Alloc; a != nil {
-		out.Alloc = &pb.Alloc{Solver: a.Solver, Mode: a.Mode, ProvenOptimal: a.Proven, Seconds: a.Seconds, Tables: int32(a.Tables)}
+		out.Alloc = &pb.Alloc{Solver: a.Solver, Mode: a.Mode, ProvenOptimal: a.Proven, Seconds: a.Seconds, Tables: int32(a.Tables), LowerBound: int32(a.LowerBound)}
 	}
 	for _, a := range r.Actions {
 		out.Actions = append(out.Actions, ActionProto(a))
@@ -118,7 +119,7 @@ func ReportFromProto(p *pb.Report) report.Report {
 	for name, s := range p.GetPhases() {
 		r.Phases[name] = s
 	}
-	r.SolverQueries, r.CacheHits = int(p.GetSolverQueries()), int(p.GetCacheHits())
+	r.SolverQueries, r.CacheHits, r.CacheRejected = int(p.GetSolverQueries()), int(p.GetCacheHits()), int(p.GetCacheRejected())
 	for _, u := range p.GetPerStage() {
 		r.PerStage = append(r.PerStage, placement.StageUsage{Tables: int(u.Tables), ALUs: int(u.Alus), Gateways: int(u.Gateways), Containers: int(u.Containers)})
 	}
@@ -127,7 +128,7 @@ func ReportFromProto(p *pb.Report) report.Report {
 	}
 	r.Transform = transformFromProto(p.GetTransform())
 	if a := p.GetAlloc(); a != nil {
-		r.Alloc = &report.Alloc{Solver: a.Solver, Mode: a.Mode, Proven: a.ProvenOptimal, Seconds: a.Seconds, Tables: int(a.Tables)}
+		r.Alloc = &report.Alloc{Solver: a.Solver, Mode: a.Mode, Proven: a.ProvenOptimal, Seconds: a.Seconds, Tables: int(a.Tables), LowerBound: int(a.LowerBound)}
 	}
 	for _, a := range p.GetActions() {
 		r.Actions = append(r.Actions, report.Action{Name: a.Name, StatefulALUs: int(a.StatefulAlus), StatelessALUs: int(a.StatelessAlus),

@@ -780,8 +780,11 @@ type Report struct {
 	Alloc         *Alloc             `protobuf:"bytes,13,opt,name=alloc,proto3" json:"alloc,omitempty"`
 	Actions       []*Action          `protobuf:"bytes,14,rep,name=actions,proto3" json:"actions,omitempty"`
 	// backend is the target's own section, as JSON.
-	Backend       *structpb.Struct `protobuf:"bytes,15,opt,name=backend,proto3" json:"backend,omitempty"`
-	Artifacts     []*ArtifactInfo  `protobuf:"bytes,16,rep,name=artifacts,proto3" json:"artifacts,omitempty"`
+	Backend   *structpb.Struct `protobuf:"bytes,15,opt,name=backend,proto3" json:"backend,omitempty"`
+	Artifacts []*ArtifactInfo  `protobuf:"bytes,16,rep,name=artifacts,proto3" json:"artifacts,omitempty"`
+	// Cached query answers that did not hold for their query (damaged or
+	// forged); their queries ran again.
+	CacheRejected int32 `protobuf:"varint,17,opt,name=cache_rejected,json=cacheRejected,proto3" json:"cache_rejected,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -926,6 +929,13 @@ func (x *Report) GetArtifacts() []*ArtifactInfo {
 		return x.Artifacts
 	}
 	return nil
+}
+
+func (x *Report) GetCacheRejected() int32 {
+	if x != nil {
+		return x.CacheRejected
+	}
+	return 0
 }
 
 type StageUsage struct {
@@ -1453,6 +1463,9 @@ type Alloc struct {
 	ProvenOptimal bool                   `protobuf:"varint,3,opt,name=proven_optimal,json=provenOptimal,proto3" json:"proven_optimal,omitempty"`
 	Seconds       float64                `protobuf:"fixed64,4,opt,name=seconds,proto3" json:"seconds,omitempty"`
 	Tables        int32                  `protobuf:"varint,5,opt,name=tables,proto3" json:"tables,omitempty"`
+	// The stages no placement can go below (the longest dependency chain;
+	// the parts and ALUs at the limits per stage).
+	LowerBound    int32 `protobuf:"varint,6,opt,name=lower_bound,json=lowerBound,proto3" json:"lower_bound,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1518,6 +1531,13 @@ func (x *Alloc) GetSeconds() float64 {
 func (x *Alloc) GetTables() int32 {
 	if x != nil {
 		return x.Tables
+	}
+	return 0
+}
+
+func (x *Alloc) GetLowerBound() int32 {
+	if x != nil {
+		return x.LowerBound
 	}
 	return 0
 }
@@ -2278,7 +2298,7 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\x06tables\x18\x02 \x01(\x05R\x06tables\x12\x16\n" +
 	"\x06stages\x18\x03 \x01(\x05R\x06stages\x12%\n" +
 	"\x0eproven_optimal\x18\x04 \x01(\bR\rprovenOptimal\x12\x16\n" +
-	"\x06solved\x18\x05 \x01(\bR\x06solved\"\xa3\x05\n" +
+	"\x06solved\x18\x05 \x01(\bR\x06solved\"\xca\x05\n" +
 	"\x06Report\x12\x16\n" +
 	"\x06target\x18\x01 \x01(\tR\x06target\x12\x10\n" +
 	"\x03alu\x18\x02 \x01(\tR\x03alu\x12\x16\n" +
@@ -2297,7 +2317,8 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\x05alloc\x18\r \x01(\v2\x0f.p4hls.v1.AllocR\x05alloc\x12*\n" +
 	"\aactions\x18\x0e \x03(\v2\x10.p4hls.v1.ActionR\aactions\x121\n" +
 	"\abackend\x18\x0f \x01(\v2\x17.google.protobuf.StructR\abackend\x124\n" +
-	"\tartifacts\x18\x10 \x03(\v2\x16.p4hls.v1.ArtifactInfoR\tartifacts\x1a9\n" +
+	"\tartifacts\x18\x10 \x03(\v2\x16.p4hls.v1.ArtifactInfoR\tartifacts\x12%\n" +
+	"\x0ecache_rejected\x18\x11 \x01(\x05R\rcacheRejected\x1a9\n" +
 	"\vPhasesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"t\n" +
@@ -2345,13 +2366,15 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\bgateways\x18\x06 \x01(\x05R\bgateways\".\n" +
 	"\x04Kept\x12\x0e\n" +
 	"\x02at\x18\x01 \x01(\tR\x02at\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\x8c\x01\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xad\x01\n" +
 	"\x05Alloc\x12\x16\n" +
 	"\x06solver\x18\x01 \x01(\tR\x06solver\x12\x12\n" +
 	"\x04mode\x18\x02 \x01(\tR\x04mode\x12%\n" +
 	"\x0eproven_optimal\x18\x03 \x01(\bR\rprovenOptimal\x12\x18\n" +
 	"\aseconds\x18\x04 \x01(\x01R\aseconds\x12\x16\n" +
-	"\x06tables\x18\x05 \x01(\x05R\x06tables\"\xd1\x01\n" +
+	"\x06tables\x18\x05 \x01(\x05R\x06tables\x12\x1f\n" +
+	"\vlower_bound\x18\x06 \x01(\x05R\n" +
+	"lowerBound\"\xd1\x01\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12#\n" +
 	"\rstateful_alus\x18\x02 \x01(\x05R\fstatefulAlus\x12%\n" +
