@@ -64,6 +64,8 @@ fuzz:
 	$(GO) test ./api -run '^$$' -fuzz FuzzIncludeResolution -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./synth -run '^$$' -fuzz FuzzDecodeAnswer -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./lsp -run '^$$' -fuzz FuzzServe -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./hxdp -run '^$$' -fuzz FuzzParseHex -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./hxdp -run '^$$' -fuzz FuzzCore -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 bench:
 	$(GO) test ./frontend -run '^$$' -bench . -benchmem

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/p4hls/p4hls/target"
 )
@@ -73,7 +74,7 @@ func Explain(ctx context.Context, s Solver, p *Problem) string {
 	for _, r := range relaxed {
 		q := *p
 		r.relax(&q.Limits)
-		sol, err := s.Solve(ctx, &q, Optimal)
+		sol, err := quickest(ctx, s, &q)
 		if err == nil {
 			return "the program does not fit: it " + r.report(sol, &q)
 		}
@@ -125,6 +126,28 @@ func actionsAt(p *Problem, sol *Solution, st int, stateful bool) []string {
 	}
 	return out
 }
+
+// quickest places a relaxed problem the quick way when it can: a greedy
+// placement that meets the lower bound is optimal, so the solver (whose
+// time a relaxed problem of hundreds of tables can take by the minute)
+// runs only when the greedy one may be beaten, and stops at
+// explainBudget with the greedy one.
+func quickest(ctx context.Context, s Solver, q *Problem) (*Solution, error) {
+	g := Greedy(q)
+	if g != nil && g.Stages <= LowerBound(q) {
+		return g, nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, explainBudget)
+	defer cancel()
+	sol, err := s.Solve(sctx, q, Optimal)
+	if err != nil && g != nil && ctx.Err() == nil {
+		return g, nil
+	}
+	return sol, err
+}
+
+// explainBudget bounds each solve of a relaxed problem.
+const explainBudget = 5 * time.Second
 
 func busiest(stages int, count func(int) int) (stage, n int) {
 	for s := 0; s < stages; s++ {

@@ -21,7 +21,8 @@ import (
 // ReportProto is r as the contract sends it.
 func ReportProto(r report.Report) (*pb.Report, error) {
 	out := &pb.Report{Target: r.Target, Alu: r.ALU, Status: string(r.Status), Error: r.Error, Reached: r.Reached,
-		Stages: int32(r.Stages), Phases: r.Phases, SolverQueries: int32(r.SolverQueries), CacheHits: int32(r.CacheHits)}
+		Stages: int32(r.Stages), Phases: r.Phases, SolverQueries: int32(r.SolverQueries), CacheHits: int32(r.CacheHits),
+		CacheRejected: int32(r.CacheRejected)}
 	for _, u := range r.PerStage {
 		out.PerStage = append(out.PerStage, &pb.StageUsage{Tables: int32(u.Tables), Alus: int32(u.ALUs), Gateways: int32(u.Gateways), Containers: int32(u.Containers)})
 	}
@@ -30,7 +31,7 @@ func ReportProto(r report.Report) (*pb.Report, error) {
 	}
 	out.Transform = transformProto(r.Transform)
 	if a := r.Alloc; a != nil {
-		out.Alloc = &pb.Alloc{Solver: a.Solver, Mode: a.Mode, ProvenOptimal: a.Proven, Seconds: a.Seconds, Tables: int32(a.Tables)}
+		out.Alloc = &pb.Alloc{Solver: a.Solver, Mode: a.Mode, ProvenOptimal: a.Proven, Seconds: a.Seconds, Tables: int32(a.Tables), LowerBound: int32(a.LowerBound)}
 	}
 	for _, a := range r.Actions {
 		out.Actions = append(out.Actions, ActionProto(a))
@@ -86,8 +87,12 @@ func transformProto(t *report.Transform) *pb.Transform {
 
 // ActionProto is a synthesized action's line of the report.
 func ActionProto(a report.Action) *pb.Action {
-	return &pb.Action{Name: a.Name, StatefulAlus: int32(a.StatefulALUs), StatelessAlus: int32(a.StatelessALUs), Depth: int32(a.Depth),
+	out := &pb.Action{Name: a.Name, StatefulAlus: int32(a.StatefulALUs), StatelessAlus: int32(a.StatelessALUs), Depth: int32(a.Depth),
 		Queries: int32(a.Queries), CacheHits: int32(a.CacheHits), Seconds: a.Seconds}
+	for _, p := range a.Preconditions {
+		out.Preconditions = append(out.Preconditions, &pb.Precondition{Kind: p.Kind, Condition: p.Condition, At: p.At})
+	}
+	return out
 }
 
 // DiagnosticProto is a diagnostic as the contract sends it.
@@ -118,7 +123,7 @@ func ReportFromProto(p *pb.Report) report.Report {
 	for name, s := range p.GetPhases() {
 		r.Phases[name] = s
 	}
-	r.SolverQueries, r.CacheHits = int(p.GetSolverQueries()), int(p.GetCacheHits())
+	r.SolverQueries, r.CacheHits, r.CacheRejected = int(p.GetSolverQueries()), int(p.GetCacheHits()), int(p.GetCacheRejected())
 	for _, u := range p.GetPerStage() {
 		r.PerStage = append(r.PerStage, placement.StageUsage{Tables: int(u.Tables), ALUs: int(u.Alus), Gateways: int(u.Gateways), Containers: int(u.Containers)})
 	}
@@ -127,11 +132,12 @@ func ReportFromProto(p *pb.Report) report.Report {
 	}
 	r.Transform = transformFromProto(p.GetTransform())
 	if a := p.GetAlloc(); a != nil {
-		r.Alloc = &report.Alloc{Solver: a.Solver, Mode: a.Mode, Proven: a.ProvenOptimal, Seconds: a.Seconds, Tables: int(a.Tables)}
+		r.Alloc = &report.Alloc{Solver: a.Solver, Mode: a.Mode, Proven: a.ProvenOptimal, Seconds: a.Seconds, Tables: int(a.Tables), LowerBound: int(a.LowerBound)}
 	}
 	for _, a := range p.GetActions() {
 		r.Actions = append(r.Actions, report.Action{Name: a.Name, StatefulALUs: int(a.StatefulAlus), StatelessALUs: int(a.StatelessAlus),
-			Depth: int(a.Depth), Queries: int(a.Queries), CacheHits: int(a.CacheHits), Seconds: a.Seconds})
+			Depth: int(a.Depth), Queries: int(a.Queries), CacheHits: int(a.CacheHits), Seconds: a.Seconds,
+			Preconditions: preconditionsFromProto(a.Preconditions)})
 	}
 	for _, a := range p.GetArtifacts() {
 		r.Artifacts = append(r.Artifacts, report.Artifact{Name: a.Name, MediaType: a.MediaType, Bytes: int(a.Bytes), SHA256: a.Sha256})
@@ -168,6 +174,15 @@ func transformFromProto(t *pb.Transform) *report.Transform {
 	}
 	for _, k := range t.Kept {
 		out.Kept = append(out.Kept, report.Kept{At: k.At, Reason: k.Reason})
+	}
+	return out
+}
+
+// preconditionsFromProto is nil for none, as report.json omits them then.
+func preconditionsFromProto(ps []*pb.Precondition) []report.Precondition {
+	var out []report.Precondition
+	for _, p := range ps {
+		out = append(out, report.Precondition{Kind: p.Kind, Condition: p.Condition, At: p.At})
 	}
 	return out
 }

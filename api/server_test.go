@@ -347,7 +347,7 @@ func TestTargetsAndPages(t *testing.T) {
 	for _, tg := range resp.Targets {
 		names = append(names, tg.Name)
 	}
-	if strings.Join(names, " ") != "tofino menshen banzai xdp" || !resp.Targets[0].Default || resp.Targets[1].Options[0].Name != "tenant" ||
+	if strings.Join(names, " ") != "tofino menshen banzai xdp hxdp" || !resp.Targets[0].Default || resp.Targets[1].Options[0].Name != "tenant" ||
 		resp.Targets[0].Limits.Stages != 12 {
 		t.Errorf("targets %v", names)
 	}
@@ -406,8 +406,8 @@ func twoActions(step int) string {
 header app_t { bit<32> flow; bit<32> new_flow; }
 #include "../include/bench.p4"
 control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1024) seen;
-    register<bit<32>, bit<32>>(1) packets;
+    register<bit<32>>(1024) seen;
+    register<bit<32>>(1) packets;
     action new_flow() {
         bit<32> idx = hdr.app.flow & 1023;
         @atomic {

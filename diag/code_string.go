@@ -48,12 +48,14 @@ func _() {
 	_ = x[DoesNotFit-37]
 	_ = x[AnalysisBounded-38]
 	_ = x[RewriteRejected-39]
-	_ = x[WrapCostsStage-40]
+	_ = x[AssertionFailed-40]
+	_ = x[Deprecated-41]
+	_ = x[WrapCostsStage-42]
 }
 
-const _Code_name = "UnknownTooManyErrorsInputTooLargeBadCharacterUnterminatedCommentUnterminatedStringBadIntegerSyntaxErrorNestingTooDeepIncludeNotFoundIncludeCycleBadDirectiveUnbalancedConditionalMacroErrorErrorDirectiveUndeclaredNameRedeclaredNotATypeNotAValueTypeMismatchWidthMismatchWrongArgumentCountWrongDirectionAssignToReadOnlyMisplacedAtomicNotConstantBadCastUnknownMemberNotCallableBadWidthUnsupportedBadTableBadParserMissingReturnBadStatementBadArchitectureEmptyProgramDoesNotFitAnalysisBoundedRewriteRejectedWrapCostsStage"
+const _Code_name = "UnknownTooManyErrorsInputTooLargeBadCharacterUnterminatedCommentUnterminatedStringBadIntegerSyntaxErrorNestingTooDeepIncludeNotFoundIncludeCycleBadDirectiveUnbalancedConditionalMacroErrorErrorDirectiveUndeclaredNameRedeclaredNotATypeNotAValueTypeMismatchWidthMismatchWrongArgumentCountWrongDirectionAssignToReadOnlyMisplacedAtomicNotConstantBadCastUnknownMemberNotCallableBadWidthUnsupportedBadTableBadParserMissingReturnBadStatementBadArchitectureEmptyProgramDoesNotFitAnalysisBoundedRewriteRejectedAssertionFailedDeprecatedWrapCostsStage"
 
-var _Code_index = [...]uint16{0, 7, 20, 33, 45, 64, 82, 92, 103, 117, 132, 144, 156, 177, 187, 201, 215, 225, 233, 242, 254, 267, 285, 299, 315, 330, 341, 348, 361, 372, 380, 391, 399, 408, 421, 433, 448, 460, 470, 485, 500, 514}
+var _Code_index = [...]uint16{0, 7, 20, 33, 45, 64, 82, 92, 103, 117, 132, 144, 156, 177, 187, 201, 215, 225, 233, 242, 254, 267, 285, 299, 315, 330, 341, 348, 361, 372, 380, 391, 399, 408, 421, 433, 448, 460, 470, 485, 500, 515, 525, 539}
 
 func (i Code) String() string {
 	idx := int(i) - 0

@@ -25,7 +25,8 @@ const (
 	//	/* never closed
 	UnterminatedComment
 
-	// UnterminatedString: a string literal with no closing quote on its line.
+	// UnterminatedString: a string literal with no closing quote (strings may
+	// span lines, so the next quote closes it).
 	//	@name("x) table t { }
 	UnterminatedString
 
@@ -143,7 +144,8 @@ const (
 	// (no main instance, wrong block kinds).
 	BadArchitecture
 
-	// EmptyProgram: a source file with no declarations of its own.
+	// EmptyProgram: a source file with no declarations of its own (a
+	// warning: such a file is valid P4).
 	EmptyProgram
 
 	// DoesNotFit: a valid program the target cannot hold: a construct its
@@ -160,6 +162,14 @@ const (
 	// frontend rejected the result, a bug of p4hls; the program is
 	// compiled as written (a warning).
 	RewriteRejected
+
+	// AssertionFailed: a static_assert whose condition is false.
+	//	const bool ok = static_assert(8 > 9, "too narrow");
+	AssertionFailed
+
+	// Deprecated: a use of a declaration annotated @deprecated (a
+	// warning), as v1model's mark_to_drop() without an argument.
+	Deprecated
 
 	// WrapCostsStage: a sum or difference an @atomic action compares wraps
 	// on some inputs, and no shallower mapping of the action is right on

@@ -16,7 +16,7 @@ func (c Code) Description() string {
 	case UnterminatedComment:
 		return "A block comment with no closing */."
 	case UnterminatedString:
-		return "A string literal with no closing quote on its line."
+		return "A string literal with no closing quote (strings may span lines, so the next quote closes it)."
 	case BadInteger:
 		return "An integer literal with a bad digit, width or base."
 	case SyntaxError:
@@ -78,13 +78,17 @@ func (c Code) Description() string {
 	case BadArchitecture:
 		return "A program that misuses its architecture's package (no main instance, wrong block kinds)."
 	case EmptyProgram:
-		return "A source file with no declarations of its own."
+		return "A source file with no declarations of its own (a warning: such a file is valid P4)."
 	case DoesNotFit:
 		return "A valid program the target cannot hold: a construct its backend does not write, an action none of its ALUs implement, or a limit no placement meets (a compile's error, after the frontend)."
 	case AnalysisBounded:
 		return "Phase 1's guard analysis reached its bound of solver queries, so past it dependencies and rewrites were decided conservatively (a note: the compile goes on)."
 	case RewriteRejected:
 		return "Phase 1 rewrote if statements into tables and the frontend rejected the result, a bug of p4hls; the program is compiled as written (a warning)."
+	case AssertionFailed:
+		return "A static_assert whose condition is false."
+	case Deprecated:
+		return "A use of a declaration annotated @deprecated (a warning), as v1model's mark_to_drop() without an argument."
 	case WrapCostsStage:
 		return "A sum or difference an @atomic action compares wraps on some inputs, and no shallower mapping of the action is right on those; the note names the precondition that rules the wrap out (a note: the compile goes on)."
 	}

@@ -287,7 +287,7 @@ func (c *compile) allocate(ctx context.Context) error {
 	sol := pl.Solution
 	res.Report.Stages, res.Report.PerStage = sol.Stages, pl.Usage()
 	res.Report.Alloc = &report.Alloc{Solver: sol.Solver, Mode: sol.Mode.String(), Proven: sol.Proven,
-		Seconds: sol.Time.Seconds(), Tables: len(pl.Problem.Tables)}
+		Seconds: sol.Time.Seconds(), Tables: len(pl.Problem.Tables), LowerBound: pl.LowerBound}
 	alloc := *res.Report.Alloc
 	c.event(Event{Phase: "alloc", Detail: fmt.Sprintf("placed in %d stages", sol.Stages), Alloc: &alloc, Stages: sol.Stages})
 	return nil

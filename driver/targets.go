@@ -8,6 +8,7 @@ import (
 	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/backends"
 	banzai "github.com/p4hls/p4hls/backends/banzai/emit"
+	"github.com/p4hls/p4hls/backends/hxdp"
 	"github.com/p4hls/p4hls/backends/xdp"
 	"github.com/p4hls/p4hls/menshen/lower"
 	"github.com/p4hls/p4hls/synth/grammar"
@@ -24,6 +25,7 @@ func Registry() *backends.Registry {
 		lower.Backend{},
 		banzai.Backend{},
 		xdp.Backend{},
+		hxdp.Backend{XDP: xdp.Backend{}},
 	)
 	if err != nil {
 		panic(err) // the built-in targets validate (TestRegistry)

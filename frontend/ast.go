@@ -38,6 +38,8 @@ type Annotation struct {
 	Body  []string
 	Exprs []Expr
 	KV    []*KeyValue
+	// Structured is set for @name[...], whose expressions are checked.
+	Structured bool
 }
 
 // Annotations is a list of annotations with lookup helpers.
@@ -174,14 +176,18 @@ type VarDecl struct {
 	Init  Expr
 }
 
-// Instance is T(args) name [= { abstract method bodies }];
+// Instance is T(args) name [= { abstract method bodies }]; or, with Size,
+// T(args) name[size]; an array of instances.
 type Instance struct {
 	At
 	Annos Annotations
 	Type  TypeExpr
 	Args  []*Arg
 	Name  *Ident
+	Size  Expr   // nil for one instance
 	Init  []Decl // FuncDecl and Instance
+	// HasInit is set when an initializer is written, even an empty one.
+	HasInit bool
 }
 
 // StructKind tells headers, header unions and structs apart.
@@ -362,6 +368,7 @@ type ActionRef struct {
 	At
 	Annos   Annotations
 	Name    *Ident
+	Global  bool // written with a leading dot: the top-level action
 	Args    []*Arg
 	HasArgs bool
 }
@@ -514,7 +521,8 @@ type ForStmt struct {
 	Body   Stmt
 }
 
-// ForInStmt is for (T name in range) body.
+// ForInStmt is for (T name in collection) body: Range is a *RangeExpr
+// (lo .. hi) or an expression of a header stack or list type.
 type ForInStmt struct {
 	At
 	Annos Annotations
@@ -575,12 +583,14 @@ type StringLit struct {
 }
 
 // NameExpr is a name used as a value (or, before checking, a type name
-// used as the start of an expression: MyEnum.A, error.NoError, Ctor()).
+// used as the start of an expression: MyEnum.A, error.NoError, Ctor(),
+// MyParser<bit<8>>.apply).
 type NameExpr struct {
 	At
-	Name   string
-	Global bool
-	IsType bool // lexed as a type name
+	Name     string
+	Global   bool
+	IsType   bool       // lexed as a type name
+	TypeArgs []TypeExpr // of a type name: MyParser<bit<8>>
 }
 
 // ThisExpr is this, inside an abstract method body.
@@ -605,6 +615,14 @@ type SliceExpr struct {
 	At
 	X      Expr
 	Hi, Lo Expr
+}
+
+// PlusSliceExpr is x[lo +: width]: Width bits of x from bit Lo up, where
+// Width is a constant and Lo need not be.
+type PlusSliceExpr struct {
+	At
+	X         Expr
+	Lo, Width Expr
 }
 
 // Arg is an argument: positional or name = value; Value nil is _ (don't care).
@@ -655,10 +673,12 @@ type ListExpr struct {
 	Elems []Expr
 }
 
-// StructExpr is { f = a, g = b }.
+// StructExpr is { f = a, g = b }, or { f = a, ... } (Dots) where the
+// fields not written take their default values.
 type StructExpr struct {
 	At
 	Fields []*KeyValue
+	Dots   bool
 }
 
 // MaskExpr is value &&& mask (keysets only).
@@ -679,22 +699,33 @@ type DefaultExpr struct{ At }
 // DontCareExpr is _ (keysets, arguments).
 type DontCareExpr struct{ At }
 
-func (*IntLit) expr()       {}
-func (*BoolLit) expr()      {}
-func (*StringLit) expr()    {}
-func (*NameExpr) expr()     {}
-func (*ThisExpr) expr()     {}
-func (*MemberExpr) expr()   {}
-func (*IndexExpr) expr()    {}
-func (*SliceExpr) expr()    {}
-func (*CallExpr) expr()     {}
-func (*UnaryExpr) expr()    {}
-func (*BinaryExpr) expr()   {}
-func (*CastExpr) expr()     {}
-func (*CondExpr) expr()     {}
-func (*ListExpr) expr()     {}
-func (*StructExpr) expr()   {}
-func (*MaskExpr) expr()     {}
-func (*RangeExpr) expr()    {}
-func (*DefaultExpr) expr()  {}
-func (*DontCareExpr) expr() {}
+// InvalidExpr is {#}: the invalid header or header union of the type the
+// context gives.
+type InvalidExpr struct{ At }
+
+// DotsExpr is ...: the default value of the type the context gives, or, last
+// in a list or structure expression, of the elements or fields not written.
+type DotsExpr struct{ At }
+
+func (*IntLit) expr()        {}
+func (*BoolLit) expr()       {}
+func (*StringLit) expr()     {}
+func (*NameExpr) expr()      {}
+func (*ThisExpr) expr()      {}
+func (*MemberExpr) expr()    {}
+func (*IndexExpr) expr()     {}
+func (*SliceExpr) expr()     {}
+func (*PlusSliceExpr) expr() {}
+func (*CallExpr) expr()      {}
+func (*UnaryExpr) expr()     {}
+func (*BinaryExpr) expr()    {}
+func (*CastExpr) expr()      {}
+func (*CondExpr) expr()      {}
+func (*ListExpr) expr()      {}
+func (*StructExpr) expr()    {}
+func (*MaskExpr) expr()      {}
+func (*RangeExpr) expr()     {}
+func (*DefaultExpr) expr()   {}
+func (*DontCareExpr) expr()  {}
+func (*InvalidExpr) expr()   {}
+func (*DotsExpr) expr()      {}

@@ -39,6 +39,17 @@ func (b *builder) identTok(t antlr.TerminalNode) *Ident {
 func (b *builder) file(c parser.IProgramContext) *File {
 	f := &File{At: b.at(c)}
 	for _, d := range c.AllDeclaration() {
+		if t := d.TypeDeclaration(); t != nil && t.TypedefDeclaration() != nil && t.TypedefDeclaration().DerivedTypeDeclaration() != nil {
+			// typedef struct S { ... } T; declares S, then T.
+			td := t.TypedefDeclaration()
+			if td.TYPE() != nil {
+				b.diags.Errorf(b.at(td.DerivedTypeDeclaration()), diag.SyntaxError, "syntax error: type makes a new type of a base type; declare the struct with typedef")
+			}
+			inner := b.derivedType(td.DerivedTypeDeclaration())
+			f.Decls = append(f.Decls, inner, &TypedefDecl{At: b.at(td), Annos: b.annotations(td.Annotations()),
+				NewType: td.TYPE() != nil, Type: &NamedType{At: inner.DeclName().At, Name: inner.DeclName()}, Name: b.ident(td.Name())})
+			continue
+		}
 		if decl := b.declaration(d); decl != nil {
 			f.Decls = append(f.Decls, decl)
 		}
@@ -96,12 +107,16 @@ func (b *builder) annotations(c parser.IAnnotationsContext) Annotations {
 }
 
 func (b *builder) annotation(c parser.IAnnotationContext) *Annotation {
+	if p := c.PRAGMA_LINE(); p != nil {
+		return b.pragma(p.GetSymbol())
+	}
 	a := &Annotation{At: b.at(c), Name: c.Name().GetText()}
 	if body := c.AnnotationBody(); body != nil {
 		a.Body = b.annotationTokens(body)
 		a.Exprs = b.annotationExprs(body)
 	}
 	if s := c.StructuredAnnotationBody(); s != nil {
+		a.Structured = true
 		if s.ExpressionList() != nil {
 			a.Exprs = b.exprList(s.ExpressionList())
 		}
@@ -165,6 +180,28 @@ func (b *builder) annotationExprs(c parser.IAnnotationBodyContext) []Expr {
 	return out
 }
 
+// pragma reads p4c's `@pragma NAME tokens...` line as the annotation
+// @NAME(tokens...).
+func (b *builder) pragma(tok antlr.Token) *Annotation {
+	a := &Annotation{At: At{b.src.tokenSpan(tok)}}
+	lexer := parser.NewP4Lexer(antlr.NewInputStream(strings.TrimPrefix(tok.GetText(), "@pragma")))
+	lexer.RemoveErrorListeners()
+	for t := lexer.NextToken(); t.GetTokenType() != antlr.TokenEOF; t = lexer.NextToken() {
+		if t.GetChannel() != antlr.TokenDefaultChannel {
+			continue
+		}
+		if a.Name == "" {
+			a.Name = t.GetText()
+			continue
+		}
+		a.Body = append(a.Body, t.GetText())
+		if t.GetTokenType() == parser.P4LexerSTRING_LITERAL {
+			a.Exprs = append(a.Exprs, &StringLit{At: a.At, Value: unquote(t.GetText())})
+		}
+	}
+	return a
+}
+
 func (b *builder) kvPair(c parser.IKvPairContext) *KeyValue {
 	return &KeyValue{At: b.at(c), Key: b.ident(c.Name()), Value: b.expr(c.Expression())}
 }
@@ -185,7 +222,11 @@ func (b *builder) typeRef(c parser.ITypeRefContext) TypeExpr {
 		return b.typeName(c.TypeName())
 	case c.TupleType() != nil:
 		tt := c.TupleType()
-		return &TupleTypeExpr{At: b.at(tt), List: tt.LIST() != nil, Elems: b.typeArgs(tt.TypeArgumentList())}
+		t := &TupleTypeExpr{At: b.at(tt), List: tt.LIST() != nil}
+		if tt.TypeArgumentList() != nil { // tuple<> has none
+			t.Elems = b.typeArgs(tt.TypeArgumentList())
+		}
+		return t
 	case c.TypeRef() != nil:
 		return &StackTypeExpr{At: b.at(c), Elem: b.typeRef(c.TypeRef()), Size: b.expr(c.Expression())}
 	}
@@ -218,13 +259,50 @@ func (b *builder) baseType(c parser.IBaseTypeContext) TypeExpr {
 		t.Kind = BaseVarbit
 	}
 	if w := c.WidthExpression(); w != nil {
-		if w.INTEGER() != nil {
+		switch {
+		case w.INTEGER() != nil:
 			t.Width = b.intLit(w.INTEGER().GetSymbol())
-		} else {
+		case w.Expression() != nil:
 			t.Width = b.expr(w.Expression())
+		default:
+			t.Width = b.widthSum(w.WidthSum())
 		}
 	}
 	return t
+}
+
+// widthSum builds a width written without parentheses (bit<W + 2>),
+// associating to the left as the expression grammar does.
+func (b *builder) widthSum(c parser.IWidthSumContext) Expr {
+	products := c.AllWidthProduct()
+	x := b.widthProduct(products[0])
+	for i, op := range c.GetOp() {
+		y := b.widthProduct(products[i+1])
+		at := At{x.Span().Join(y.Span())}
+		x = &BinaryExpr{At: at, Op: b.op(at, op.GetText(), 2), X: x, Y: y}
+	}
+	return x
+}
+
+func (b *builder) widthProduct(c parser.IWidthProductContext) Expr {
+	atoms := c.AllWidthAtom()
+	x := b.widthAtom(atoms[0])
+	for i, op := range c.GetOp() {
+		y := b.widthAtom(atoms[i+1])
+		at := At{x.Span().Join(y.Span())}
+		x = &BinaryExpr{At: at, Op: b.op(at, op.GetText(), 2), X: x, Y: y}
+	}
+	return x
+}
+
+func (b *builder) widthAtom(c parser.IWidthAtomContext) Expr {
+	switch {
+	case c.INTEGER() != nil:
+		return b.intLit(c.INTEGER().GetSymbol())
+	case c.NonTypeName() != nil:
+		return &NameExpr{At: b.at(c), Name: c.NonTypeName().GetText(), Global: c.DOT() != nil}
+	}
+	return b.expr(c.Expression())
 }
 
 func (b *builder) typeArgs(c parser.ITypeArgumentListContext) []TypeExpr {
@@ -307,7 +385,11 @@ func (b *builder) varDecl(c parser.IVariableDeclarationContext) *VarDecl {
 func (b *builder) instance(c parser.IInstantiationContext) *Instance {
 	inst := &Instance{At: b.at(c), Annos: b.annotations(c.Annotations()), Type: b.typeRef(c.TypeRef()),
 		Args: b.args(c.ArgumentList()), Name: b.ident(c.Name())}
+	if c.Expression() != nil {
+		inst.Size = b.expr(c.Expression())
+	}
 	if init := c.ObjectInitializer(); init != nil {
+		inst.HasInit = true
 		for _, od := range init.AllObjectDeclaration() {
 			if od.FunctionDeclaration() != nil {
 				inst.Init = append(inst.Init, b.funcDecl(od.FunctionDeclaration()))
@@ -503,7 +585,7 @@ func (b *builder) tableProp(c parser.ITablePropertyContext) *TableProp {
 }
 
 func (b *builder) actionRef(c parser.IActionRefContext) *ActionRef {
-	a := &ActionRef{At: b.at(c), Annos: b.annotations(c.Annotations()), Name: b.ident(c.Name())}
+	a := &ActionRef{At: b.at(c), Annos: b.annotations(c.Annotations()), Name: b.ident(c.Name()), Global: c.DOT() != nil}
 	if c.LPAREN() != nil {
 		a.HasArgs = true
 		a.Args = b.args(c.ArgumentList())
@@ -535,7 +617,11 @@ func (b *builder) derivedType(c parser.IDerivedTypeDeclarationContext) Decl {
 	fields := func(fs []parser.IStructFieldContext) []*Field {
 		var out []*Field
 		for _, f := range fs {
-			out = append(out, &Field{At: b.at(f), Annos: b.annotations(f.Annotations()), Type: b.typeRef(f.TypeRef()), Name: b.ident(f.Name())})
+			t := b.typeRef(f.TypeRef())
+			if f.Expression() != nil {
+				t = &StackTypeExpr{At: b.at(f), Elem: t, Size: b.expr(f.Expression())}
+			}
+			out = append(out, &Field{At: b.at(f), Annos: b.annotations(f.Annotations()), Type: t, Name: b.ident(f.Name())})
 		}
 		return out
 	}
@@ -692,8 +778,15 @@ func (b *builder) forStmt(c parser.IForStatementContext) Stmt {
 	at := b.at(c)
 	annos := b.annotations(c.Annotations())
 	if c.IN() != nil {
+		coll := c.ForCollection()
+		var r Expr
+		if coll.RANGE() != nil {
+			r = &RangeExpr{At: b.at(coll), Lo: b.expr(coll.Expression(0)), Hi: b.expr(coll.Expression(1))}
+		} else {
+			r = b.expr(coll.Expression(0))
+		}
 		return &ForInStmt{At: at, Annos: annos, Type: b.typeRef(c.TypeRef()), Name: b.ident(c.Name()),
-			Range: b.expr(c.Expression()), Body: b.stmt(c.Statement())}
+			Range: r, Body: b.stmt(c.Statement())}
 	}
 	s := &ForStmt{At: at, Annos: annos, Body: b.stmt(c.Statement())}
 	if init := c.ForInit(); init != nil {
@@ -762,6 +855,8 @@ func (b *builder) expr(c parser.IExpressionContext) Expr {
 		return &IndexExpr{At: at, X: b.expr(e.Expression(0)), Index: b.expr(e.Expression(1))}
 	case *parser.SliceExprContext:
 		return &SliceExpr{At: at, X: b.expr(e.Expression(0)), Hi: b.expr(e.Expression(1)), Lo: b.expr(e.Expression(2))}
+	case *parser.PlusSliceExprContext:
+		return &PlusSliceExpr{At: at, X: b.expr(e.Expression(0)), Lo: b.expr(e.Expression(1)), Width: b.expr(e.Expression(2))}
 	case *parser.CallExprContext:
 		call := &CallExpr{At: at, Fn: b.expr(e.Expression()), Args: b.args(e.ArgumentList())}
 		if e.TypeArgumentList() != nil {
@@ -806,6 +901,9 @@ func (b *builder) primary(c parser.IPrimaryContext) Expr {
 	case *parser.TypeMemberExprContext:
 		tn := p.TypeName()
 		x := &NameExpr{At: b.at(tn), Name: tn.TYPE_IDENTIFIER().GetText(), Global: tn.DOT() != nil, IsType: true}
+		if p.TypeArgumentList() != nil {
+			x.TypeArgs = b.typeArgs(p.TypeArgumentList())
+		}
 		return &MemberExpr{At: at, X: x, Name: b.ident(p.Name())}
 	case *parser.ConstructorExprContext:
 		tn := p.TypeName()
@@ -817,10 +915,14 @@ func (b *builder) primary(c parser.IPrimaryContext) Expr {
 		return call
 	case *parser.ErrorExprContext:
 		return &NameExpr{At: at, Name: "error", IsType: true}
+	case *parser.InvalidExprContext:
+		return &InvalidExpr{At: at}
+	case *parser.DotsExprContext:
+		return &DotsExpr{At: at}
 	case *parser.ListExprContext:
 		return &ListExpr{At: at, Elems: b.exprList(p.ExpressionList())}
 	case *parser.StructExprContext:
-		s := &StructExpr{At: at}
+		s := &StructExpr{At: at, Dots: p.DOTS() != nil}
 		for _, kv := range p.AllKvPair() {
 			s.Fields = append(s.Fields, b.kvPair(kv))
 		}
@@ -850,7 +952,7 @@ func (b *builder) intLit(tok antlr.Token) *IntLit {
 		lit.Width, lit.Signed = w, rest[i] == 's'
 		rest = rest[i+1:]
 	}
-	base := 10
+	base, prefixed := 10, false
 	if len(rest) > 2 && rest[0] == '0' {
 		switch rest[1] {
 		case 'x', 'X':
@@ -864,10 +966,12 @@ func (b *builder) intLit(tok antlr.Token) *IntLit {
 		}
 		if strings.ContainsRune("xXbBoOdD", rune(rest[1])) {
 			rest = rest[2:]
+			prefixed = true
 		}
 	}
+	// An underscore may follow a base prefix (8w0b_1010), not start digits.
 	digits := strings.ReplaceAll(rest, "_", "")
-	if digits == "" || strings.HasPrefix(rest, "_") {
+	if digits == "" || !prefixed && strings.HasPrefix(rest, "_") {
 		return bad("malformed integer literal %q", text)
 	}
 	if _, ok := lit.Value.SetString(digits, base); !ok {

@@ -43,6 +43,12 @@ func (c *checker) expr1(e Expr, want Type) Type {
 		return c.indexExpr(e)
 	case *SliceExpr:
 		return c.sliceExpr(e)
+	case *PlusSliceExpr:
+		return c.plusSliceExpr(e)
+	case *InvalidExpr:
+		return c.invalidExpr(e, want)
+	case *DotsExpr:
+		return c.dotsExpr(e, want)
 	case *CallExpr:
 		return c.call(e)
 	case *UnaryExpr:
@@ -58,8 +64,11 @@ func (c *checker) expr1(e Expr, want Type) Type {
 	case *StructExpr:
 		return c.structExpr(e, want)
 	case *ThisExpr:
-		c.errorf(e, diag.Unsupported, "this is not supported by p4hls")
-		return tInvalid
+		if c.this == nil {
+			c.errorf(e, diag.NotAValue, "this may be used only in the abstract methods of an instance")
+			return tInvalid
+		}
+		return c.this
 	case *MaskExpr, *RangeExpr, *DefaultExpr, *DontCareExpr:
 		c.errorf(e, diag.TypeMismatch, "a keyset expression may appear only in a select case or a table entry")
 		return tInvalid
@@ -151,6 +160,10 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 			}
 			c.setValue(e, enumMember{Enum: t, Name: name})
 			return t
+		case *ObjectType:
+			if name == "apply" && (t.Kind == ObjParser || t.Kind == ObjControl) {
+				return c.directApply(e, sym, t)
+			}
 		}
 		c.errorf(e, diag.NotAValue, "%s is a type; it has no member %s", sym.Name, name)
 		return tInvalid
@@ -161,12 +174,19 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 		return tInvalid
 	case *StructType:
 		if f := t.Field(name); f != nil {
+			if agg, ok := c.out.Values[e.X].(aggregate); ok && len(agg) == len(t.Fields) {
+				for i, g := range t.Fields {
+					if g == f {
+						c.setValue(e, agg[i])
+					}
+				}
+			}
 			return f.Type
 		}
 		if t.Kind != KindStruct && (name == "isValid" || name == "setValid" || name == "setInvalid") {
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
 		}
-		if t.Kind == KindHeader && (name == "minSizeInBits" || name == "minSizeInBytes") {
+		if _, size := sizeMethods[name]; size {
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
 		}
 		c.errorf(e.Name, diag.UnknownMember, "%s %s has no field %s", kindName(t.Kind), t.Name, name)
@@ -182,6 +202,9 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 			c.setValue(e, big.NewInt(int64(t.Size)))
 			return &BitsType{Width: 32}
 		case "lastIndex", "nextIndex":
+			if c.parser == nil {
+				c.errorf(e.Name, diag.UnknownMember, "%s of a header stack may be used only in a parser", name)
+			}
 			return &BitsType{Width: 32}
 		case "push_front", "pop_front":
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
@@ -208,6 +231,38 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 	}
 	c.errorf(e.Name, diag.UnknownMember, "a value of type %s has no member %s", xt, name)
 	return tInvalid
+}
+
+// directApply checks C.apply, the direct invocation of a parser or
+// control type with no constructor parameters (P4-16 §15.1): it applies
+// an instance of its own, as if declared just before.
+func (c *checker) directApply(e *MemberExpr, sym *Symbol, t *ObjectType) Type {
+	x := e.X.(*NameExpr)
+	if len(ctorParams(t.Decl)) > 0 {
+		c.errorf(e, diag.NotCallable, "%s has constructor parameters; instantiate it to apply it", sym.Name)
+		return tInvalid
+	}
+	recv := t
+	if len(x.TypeArgs) > 0 {
+		spec, ok := c.specialize(x, x.Name, t, x.TypeArgs)
+		if !ok {
+			return tInvalid
+		}
+		recv = spec
+	}
+	c.out.Types[x] = recv
+	return &FuncType{Name: "apply", Builtin: "apply", Self: x, Receiver: recv}
+}
+
+// ctorParams returns the constructor parameters of a parser or control.
+func ctorParams(d Decl) []*Param {
+	switch d := d.(type) {
+	case *ParserDecl:
+		return d.CtorParams
+	case *ControlDecl:
+		return d.CtorParams
+	}
+	return nil
 }
 
 func (c *checker) methodOf(e *MemberExpr, t *ObjectType) Type {
@@ -255,8 +310,8 @@ func (c *checker) indexExpr(e *IndexExpr) Type {
 				c.errorf(e.Index, diag.TypeMismatch, "index %s is out of bounds for a stack of %d elements", v, t.Size)
 				return tInvalid
 			}
-		} else if b, ok := it.(*BitsType); !ok || b.Signed {
-			c.errorf(e.Index, diag.TypeMismatch, "a stack index must be bit<W> or a constant, not %s", it)
+		} else if _, ok := stripNewTypes(c.asBits(e.Index, it)).(*BitsType); !ok {
+			c.errorf(e.Index, diag.TypeMismatch, "a stack index must be bit<W>, int<W> or a constant, not %s", it)
 			return tInvalid
 		}
 		return t.Elem
@@ -265,6 +320,9 @@ func (c *checker) indexExpr(e *IndexExpr) Type {
 		if !ok || v.Sign() < 0 || !v.IsInt64() || v.Int64() >= int64(len(t.Elems)) {
 			c.errorf(e.Index, diag.TypeMismatch, "a tuple index must be a constant from 0 to %d", len(t.Elems)-1)
 			return tInvalid
+		}
+		if agg, ok := c.out.Values[e.X].(aggregate); ok && int(v.Int64()) < len(agg) {
+			c.setValue(e, agg[v.Int64()])
 		}
 		return t.Elems[v.Int64()]
 	}
@@ -279,8 +337,9 @@ func (c *checker) sliceExpr(e *SliceExpr) Type {
 	if isInvalid(xt) || !ok1 || !ok2 {
 		return tInvalid
 	}
+	xt = c.asBits(e.X, xt)
 	width := 0
-	switch t := xt.(type) {
+	switch t := stripNewTypes(xt).(type) {
 	case *BitsType:
 		width = t.Width
 	case IntType:
@@ -303,10 +362,80 @@ func (c *checker) sliceExpr(e *SliceExpr) Type {
 	return &BitsType{Width: hi - lo + 1}
 }
 
+// plusSliceExpr checks x[lo +: width] (P4-16 §8.6): width is a positive
+// constant; lo may vary at run time, and must be unsigned.
+func (c *checker) plusSliceExpr(e *PlusSliceExpr) Type {
+	xt := c.expr(e.X, nil)
+	lt := c.expr(e.Lo, nil)
+	w, ok := c.constInt(e.Width, "slice width")
+	if isInvalid(xt) || isInvalid(lt) || !ok {
+		return tInvalid
+	}
+	bt, isBits := xt.(*BitsType)
+	if !isBits {
+		c.errorf(e.X, diag.TypeMismatch, "cannot take bits [+:%d] of a value of type %s", w, xt)
+		return tInvalid
+	}
+	if w < 1 || w > bt.Width {
+		c.errorf(e.Width, diag.BadWidth, "slice width %d is out of range for %s (1 to %d)", w, xt, bt.Width)
+		return tInvalid
+	}
+	switch l := lt.(type) {
+	case IntType:
+	case *BitsType:
+		if l.Signed {
+			c.errorf(e.Lo, diag.TypeMismatch, "the low bit of a slice must be unsigned, not %s", lt)
+			return tInvalid
+		}
+	default:
+		c.errorf(e.Lo, diag.TypeMismatch, "the low bit of a slice must be an integer, not %s", lt)
+		return tInvalid
+	}
+	if lo, ok := c.out.Values[e.Lo].(*big.Int); ok {
+		if lo.Sign() < 0 || !lo.IsInt64() || lo.Int64()+int64(w) > int64(bt.Width) {
+			c.errorf(e, diag.BadWidth, "slice [%s +: %d] is out of range for %s", lo, w, xt)
+			return tInvalid
+		}
+		if v, ok := c.out.Values[e.X].(*big.Int); ok {
+			c.setValue(e, sliceValue(v, int(lo.Int64())+w-1, int(lo.Int64())))
+		}
+	}
+	return &BitsType{Width: w}
+}
+
+// invalidExpr checks {#}, the invalid header or header union (P4-16
+// §8.17), whose type comes from its context.
+func (c *checker) invalidExpr(e *InvalidExpr, want Type) Type {
+	if !isHeaderLike(want) {
+		c.errorf(e, diag.TypeMismatch, "{#} needs a header or header union type from its context; cast it, as (H){#}")
+		return tInvalid
+	}
+	return want
+}
+
+// dotsExpr checks ..., the default value of the type its context gives
+// (P4-16 §8.26).
+func (c *checker) dotsExpr(e *DotsExpr, want Type) Type {
+	if want == nil {
+		c.errorf(e, diag.TypeMismatch, "... needs a type from its context")
+		return tInvalid
+	}
+	switch stripNewTypes(want).(type) {
+	case *BitsType, IntType:
+		c.setValue(e, new(big.Int))
+	case BoolType:
+		c.setValue(e, false)
+	}
+	return want
+}
+
 func (c *checker) unaryExpr(e *UnaryExpr) Type {
 	xt := c.expr(e.X, nil)
 	if isInvalid(xt) {
 		return tInvalid
+	}
+	if e.Op != ir.LNot {
+		xt = c.asBits(e.X, xt)
 	}
 	ok := false
 	switch e.Op {
@@ -335,6 +464,22 @@ func (c *checker) unaryExpr(e *UnaryExpr) Type {
 // balance gives an unsized operand the type of the sized one, as P4-16
 // §8.11.2 allows implicitly; it returns the common operand type.
 func (c *checker) balance(op string, x, y Expr) (Type, bool) {
+	// A list, structure or {#} takes its type from the other operand.
+	if typedByContext(x) && !typedByContext(y) {
+		if yt := c.expr(y, nil); !isInvalid(yt) {
+			c.expr(x, yt)
+			if !c.convert(x, yt, "operand of "+op) {
+				return tInvalid, false
+			}
+		}
+	} else if typedByContext(y) && !typedByContext(x) {
+		if xt := c.expr(x, nil); !isInvalid(xt) {
+			c.expr(y, xt)
+			if !c.convert(y, xt, "operand of "+op) {
+				return tInvalid, false
+			}
+		}
+	}
 	xt, yt := c.expr(x, nil), c.expr(y, nil)
 	if isInvalid(xt) || isInvalid(yt) {
 		return tInvalid, false
@@ -373,6 +518,25 @@ func (c *checker) balance(op string, x, y Expr) (Type, bool) {
 	return xt, true
 }
 
+// typedByContext reports whether an expression's type comes from where it
+// is used: a list or structure expression, {#}, or ....
+func typedByContext(e Expr) bool {
+	switch e.(type) {
+	case *ListExpr, *StructExpr, *InvalidExpr, *DotsExpr:
+		return true
+	}
+	return false
+}
+
+// asBits gives a serializable enum operand its underlying type, as p4c
+// does in arithmetic, shifts, concatenation and slices.
+func (c *checker) asBits(e Expr, t Type) Type {
+	if en, ok := t.(*EnumType); ok && en.Underlying != nil {
+		return c.enumToBits(e, t, nil)
+	}
+	return t
+}
+
 // enumToBits lets a serializable enum meet its own underlying type (or an
 // unsized constant) as that type, which p4c also accepts in expressions.
 func (c *checker) enumToBits(e Expr, t, other Type) Type {
@@ -398,6 +562,18 @@ func (c *checker) binaryExpr(e *BinaryExpr) Type {
 		return c.shiftExpr(e)
 	case ir.Concat:
 		return c.concatExpr(e)
+	}
+	if !e.Op.Comparison() && e.Op != ir.LAnd && e.Op != ir.LOr {
+		c.asBits(e.X, c.expr(e.X, nil))
+		c.asBits(e.Y, c.expr(e.Y, nil))
+	}
+	negative := false // an operand of / or % written negative (before it is given a width)
+	if e.Op == ir.Div || e.Op == ir.Mod {
+		for _, x := range []Expr{e.X, e.Y} {
+			if v, ok := c.out.Values[x].(*big.Int); ok && v.Sign() < 0 {
+				negative = true
+			}
+		}
 	}
 	t, ok := c.balance(e.Op.String(), e.X, e.Y)
 	if !ok {
@@ -446,12 +622,37 @@ func (c *checker) binaryExpr(e *BinaryExpr) Type {
 			}
 		}
 	}
-	if isInt && (e.Op == ir.Div || e.Op == ir.Mod) {
-		if _, ok := c.out.Values[e]; !ok {
-			c.errorf(e, diag.NotConstant, "%s on int needs compile-time constants", e.Op)
+	if (e.Op == ir.Div || e.Op == ir.Mod) && !c.divisionDefined(e, negative) {
+		return tInvalid
+	}
+	if e.Op.Comparison() && (e.Op == ir.Eq || e.Op == ir.Ne) {
+		switch t.(type) {
+		case *TypeVar:
+			c.errorf(e, diag.TypeMismatch, "values of a type variable (%s) cannot be compared", t)
+			return tInvalid
 		}
 	}
 	return result
+}
+
+// divisionDefined applies P4-16 §8.6 to x / y and x % y that did not
+// fold: neither operand may be negative, and y may not be 0.
+func (c *checker) divisionDefined(e *BinaryExpr, negative bool) bool {
+	if _, folded := c.out.Values[e]; folded {
+		return true
+	}
+	vy, yConst := c.out.Values[e.Y].(*big.Int)
+	switch {
+	case negative:
+		c.errorf(e, diag.TypeMismatch, "%s is not defined on negative numbers", e.Op)
+	case yConst && vy.Sign() == 0:
+		c.errorf(e, diag.TypeMismatch, "division by zero")
+	case c.out.Types[e] == tInt:
+		c.errorf(e, diag.NotConstant, "%s on int needs compile-time constants", e.Op)
+	default:
+		return true
+	}
+	return false
 }
 
 func (c *checker) shiftExpr(e *BinaryExpr) Type {
@@ -459,9 +660,11 @@ func (c *checker) shiftExpr(e *BinaryExpr) Type {
 	if isInvalid(xt) || isInvalid(yt) {
 		return tInvalid
 	}
+	xt, yt = c.asBits(e.X, xt), c.asBits(e.Y, yt)
 	switch yt := yt.(type) {
 	case *BitsType:
-		if yt.Signed {
+		// A signed amount is fine when it is a constant not below 0.
+		if v, ok := c.out.Values[e.Y].(*big.Int); yt.Signed && !(ok && v.Sign() >= 0) {
 			c.errorf(e.Y, diag.TypeMismatch, "a shift amount must be unsigned, not %s", yt)
 			return tInvalid
 		}
@@ -492,6 +695,12 @@ func (c *checker) shiftExpr(e *BinaryExpr) Type {
 			}
 		}
 	}
+	if _, isInt := xt.(IntType); isInt && e.Op == ir.Shl {
+		if v, ok := c.out.Values[e.Y].(*big.Int); ok && v.Cmp(big.NewInt(maxWidth)) > 0 {
+			c.errorf(e, diag.BadWidth, "%s << %s is wider than the %d bits p4hls (like p4c) supports", exprText(e.X), v, maxWidth)
+			return tInvalid
+		}
+	}
 	return xt
 }
 
@@ -500,6 +709,18 @@ func (c *checker) concatExpr(e *BinaryExpr) Type {
 	if isInvalid(xt) || isInvalid(yt) {
 		return tInvalid
 	}
+	if xt == tString && yt == tString {
+		// Strings concatenate at compile time (p4c's extension).
+		vx, okx := c.out.Values[e.X].(string)
+		vy, oky := c.out.Values[e.Y].(string)
+		if !okx || !oky {
+			c.errorf(e, diag.NotConstant, "only constant strings can be concatenated")
+			return tInvalid
+		}
+		c.setValue(e, vx+vy)
+		return tString
+	}
+	xt, yt = c.asBits(e.X, xt), c.asBits(e.Y, yt)
 	bx, ok1 := xt.(*BitsType)
 	by, ok2 := yt.(*BitsType)
 	if !ok1 || !ok2 {
@@ -525,6 +746,16 @@ func (c *checker) condExpr(e *CondExpr, want Type) Type {
 	}
 	c.expr(e.Then, want)
 	c.expr(e.Else, want)
+	if isAggregate(want) && typedByContext(e.Then) && typedByContext(e.Else) {
+		// Both branches are lists or structures: each becomes the type
+		// the context wants.
+		ok1 := c.convert(e.Then, want, "branch of ?:")
+		ok2 := c.convert(e.Else, want, "branch of ?:")
+		if !ok1 || !ok2 {
+			return tInvalid
+		}
+		return want
+	}
 	t, ok := c.balance("?:", e.Then, e.Else)
 	if !ok {
 		return tInvalid
@@ -551,6 +782,10 @@ func (c *checker) listExpr(e *ListExpr, want Type) Type {
 		for _, f := range w.Fields {
 			elemWants = append(elemWants, f.Type)
 		}
+	case *StackType:
+		for range w.Size {
+			elemWants = append(elemWants, w.Elem)
+		}
 	}
 	elems := make([]Type, len(e.Elems))
 	for i, x := range e.Elems {
@@ -558,9 +793,51 @@ func (c *checker) listExpr(e *ListExpr, want Type) Type {
 		if i < len(elemWants) {
 			w = elemWants[i]
 		}
+		if _, dots := x.(*DotsExpr); dots && i == len(e.Elems)-1 && want != nil {
+			// The elements not written take their defaults.
+			elems = append(elems[:i], elemWants[min(i, len(elemWants)):]...)
+			c.out.Types[x] = tDontCare
+			break
+		}
 		elems[i] = c.expr(x, w)
 	}
+	c.setValue(e, c.aggregateOf(e.Elems))
 	return &TupleType{Elems: elems}
+}
+
+// structValue records the constant value of a structure expression that
+// initializes t, its fields in t's order, when every field is constant.
+func (c *checker) structValue(se *StructExpr, t *StructType) {
+	delete(c.out.Values, se)
+	if se.Dots || len(se.Fields) != len(t.Fields) {
+		return
+	}
+	xs := make([]Expr, len(t.Fields))
+	for i, f := range t.Fields {
+		for _, kv := range se.Fields {
+			if kv.Key.Name == f.Name {
+				xs[i] = kv.Value
+			}
+		}
+		if xs[i] == nil {
+			return
+		}
+	}
+	c.setValue(se, c.aggregateOf(xs))
+}
+
+// aggregateOf returns the constant value of a list of expressions, or nil
+// when one of them is not constant.
+func (c *checker) aggregateOf(xs []Expr) any {
+	out := make(aggregate, len(xs))
+	for i, x := range xs {
+		v, ok := c.out.Values[x]
+		if !ok {
+			return nil
+		}
+		out[i] = v
+	}
+	return out
 }
 
 func (c *checker) structExpr(e *StructExpr, want Type) Type {
@@ -603,12 +880,46 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 	if to == nil || isInvalid(from) || isInvalid(to) || sameType(from, to) {
 		return true
 	}
+	if _, dots := e.(*DotsExpr); dots {
+		c.out.Types[e] = to // the default value of the type wanted
+		return true
+	}
+	if _, dots := e.(*DotsExpr); dots {
+		switch to.(type) {
+		case *ListType, *ObjectType:
+			c.errorf(e, diag.TypeMismatch, "...: %s has no default value", to)
+			return true // reported
+		}
+	}
+	if le, ok := e.(*ListExpr); ok && len(le.Elems) == 1 && !isAggregate(to) && !isDots(le.Elems[0]) {
+		// A list of one value stands for the value, as p4c has it
+		// ({9w192} for a bit<9>).
+		x := le.Elems[0]
+		if !c.convertible(x, c.out.Types[x], to) {
+			return false
+		}
+		c.out.Types[e] = to
+		if v, ok := c.out.Values[x]; ok {
+			c.out.Values[e] = v
+		}
+		return true
+	}
 	switch t := to.(type) {
+	case *NewType:
+		// An integer constant converts to a new type over bits, as it
+		// would to the bits (p4c: const vrf_id_t V = 0;).
+		if _, ok := from.(IntType); ok && c.convertible(e, from, stripNewTypes(t)) {
+			c.out.Types[e] = t
+			return true
+		}
 	case *BitsType:
 		if _, ok := from.(IntType); ok {
 			v, isConst := c.out.Values[e].(*big.Int)
 			if !isConst {
-				return false
+				// An int that is not constant here (a directionless
+				// int parameter) is one at instantiation.
+				c.out.Types[e] = t
+				return true
 			}
 			if !fits(v, t) {
 				c.diags.Warnf(e, diag.BadWidth, "%s does not fit in %s; it is truncated to %s", v, t, wrap(v, t))
@@ -621,22 +932,26 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 			return true
 		}
 	case *StructType:
+		if t.Kind == KindHeaderUnion {
+			return false // a header union is initialized member by member
+		}
 		switch f := from.(type) {
 		case *TupleType:
 			le, ok := e.(*ListExpr)
 			if !ok || len(f.Elems) != len(t.Fields) {
 				return false
 			}
-			for i, x := range le.Elems {
+			for i, x := range le.Elems[:min(len(le.Elems), len(t.Fields))] {
 				if !c.convert(x, t.Fields[i].Type, "field "+t.Fields[i].Name) {
 					return true // reported; don't report the whole list too
 				}
 			}
 			c.out.Types[e] = t
+			c.setValue(e, c.aggregateOf(le.Elems))
 			return true
 		case *StructLitType:
 			se, ok := e.(*StructExpr)
-			if !ok || len(f.Fields) != len(t.Fields) {
+			if !ok || len(f.Fields) != len(t.Fields) && !se.Dots {
 				return false
 			}
 			for _, kv := range se.Fields {
@@ -648,13 +963,34 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 				c.convert(kv.Value, fi.Type, "field "+fi.Name)
 			}
 			c.out.Types[e] = t
+			c.structValue(se, t)
 			return true
 		}
 	case *TupleType:
 		if f, ok := from.(*TupleType); ok && len(f.Elems) == len(t.Elems) {
 			if le, ok := e.(*ListExpr); ok {
-				for i, x := range le.Elems {
+				for i, x := range le.Elems[:min(len(le.Elems), len(t.Elems))] {
 					c.convert(x, t.Elems[i], "element of list")
+				}
+				c.out.Types[e] = t
+				c.setValue(e, c.aggregateOf(le.Elems))
+				return true
+			}
+		}
+	case *ListType:
+		if le, ok := e.(*ListExpr); ok {
+			for _, x := range le.Elems {
+				c.convert(x, t.Elem, "element of list")
+			}
+			c.out.Types[e] = t
+			return true
+		}
+	case *StackType:
+		// A list of elements initializes a header stack or an array.
+		if f, ok := from.(*TupleType); ok && len(f.Elems) == t.Size {
+			if le, ok := e.(*ListExpr); ok {
+				for _, x := range le.Elems[:min(len(le.Elems), t.Size)] {
+					c.convert(x, t.Elem, "element of list")
 				}
 				c.out.Types[e] = t
 				return true
@@ -664,7 +1000,21 @@ func (c *checker) convertible(e Expr, from, to Type) bool {
 		// An int parameter takes any sized integer (extern arguments).
 		_, ok := from.(*BitsType)
 		return ok
-	case *TypeVar, DontCareType:
+	case DontCareType:
+		return true
+	}
+	return false
+}
+
+func isDots(e Expr) bool {
+	_, ok := e.(*DotsExpr)
+	return ok
+}
+
+// isAggregate reports whether values of t have elements or fields.
+func isAggregate(t Type) bool {
+	switch t.(type) {
+	case *StructType, *TupleType, *StackType, *ListType, *StructLitType:
 		return true
 	}
 	return false
@@ -738,17 +1088,18 @@ func (c *checker) castAllowed(x Expr, from, to Type) bool {
 	if sameType(from, to) {
 		return true
 	}
-	base := func(t Type) Type {
-		if n, ok := t.(*NewType); ok {
-			return n.Base
+	// A new type converts to and from the type it was declared over
+	// (§7.6); an integer constant casts to a new type over bits, as it
+	// would to the bits.
+	if n, ok := to.(*NewType); ok {
+		if sameType(from, n.Base) {
+			return true
 		}
-		return t
+		_, isInt := from.(IntType)
+		return isInt && c.castAllowed(x, from, stripNewTypes(n))
 	}
-	if n, ok := to.(*NewType); ok && sameType(base(from), n.Base) {
-		return true
-	}
-	if n, ok := from.(*NewType); ok && sameType(n.Base, to) {
-		return true
+	if n, ok := from.(*NewType); ok {
+		return sameType(n.Base, to)
 	}
 	switch t := to.(type) {
 	case *BitsType:
@@ -783,16 +1134,39 @@ func (c *checker) castAllowed(x Expr, from, to Type) bool {
 			return sameType(f, t.Underlying)
 		case IntType:
 			return true
+		case *EnumType:
+			// Between serializable enums over the same bits.
+			return f.Underlying != nil && sameType(f.Underlying, t.Underlying)
 		}
-	case *StructType, *TupleType:
+	case *StructType, *TupleType, *StackType, *ListType:
 		return c.convertible(x, from, to)
 	}
 	return false
 }
 
+// stripNewTypes returns the type a chain of new types is declared over.
+func stripNewTypes(t Type) Type {
+	for {
+		n, ok := t.(*NewType)
+		if !ok {
+			return t
+		}
+		t = n.Base
+	}
+}
+
 // castValue converts a constant.
 func castValue(v any, from, to Type) any {
+	if m, ok := v.(enumMember); ok && m.Enum.Underlying != nil {
+		if _, toEnum := to.(*EnumType); toEnum || m.Enum != to {
+			if val, ok := m.Enum.Values[m.Name]; ok {
+				v = val // a serializable enum casts by its value
+			}
+		}
+	}
 	switch t := to.(type) {
+	case *NewType:
+		return castValue(v, from, stripNewTypes(t))
 	case *BitsType:
 		switch x := v.(type) {
 		case *big.Int:

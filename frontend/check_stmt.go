@@ -10,15 +10,21 @@ import (
 // ------------------------------------------------------------------ functions, actions
 
 func (c *checker) funcDecl(d *FuncDecl) {
-	c.checkProto(d.Proto, nil)
-	c.declare(&Symbol{Name: d.Proto.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Proto.Name.Name, Protos: []*FuncProto{d.Proto}}})
+	c.checkAnnotations(d.Proto.Annos, "a function")
+	c.checkProto(d.Proto, nil, roleFunction)
+	c.out.FuncOf[d.Proto] = d
+	// Declared after its body: a function may not call itself (P4-16
+	// §10: no recursion).
 	c.funcBody(d)
+	c.declare(&Symbol{Name: d.Proto.Name.Name, Kind: SymFunc, Decl: d, Type: &FuncType{Name: d.Proto.Name.Name, Protos: []*FuncProto{d.Proto}}})
 }
 
 func (c *checker) funcBody(d *FuncDecl) {
-	saved := c.function
-	c.function = d.Proto
-	defer func() { c.function = saved }()
+	// A function (or an abstract method's body inside a parser or
+	// control) is a context of its own.
+	saved, parser, control, action := c.function, c.parser, c.control, c.action
+	c.function, c.parser, c.control, c.action = d.Proto, nil, nil, nil
+	defer func() { c.function, c.parser, c.control, c.action = saved, parser, control, action }()
 	c.push()
 	defer c.pop()
 	c.declareTypeParams(d.Proto.TypeParams)
@@ -53,7 +59,9 @@ func (c *checker) declareParams(params []*Param, actionParams bool) {
 		t := c.resolveType(p.Type)
 		if p.Default != nil {
 			c.expr(p.Default, t)
-			c.convert(p.Default, t, "default value of "+p.Name.Name)
+			if c.convert(p.Default, t, "default value of "+p.Name.Name) && !c.knownAtCompileTime(p.Default) {
+				c.errorf(p.Default, diag.NotConstant, "the default value of %s must be a compile-time constant", p.Name.Name)
+			}
 		}
 		readOnly := p.Dir == DirIn || (p.Dir == DirNone && actionParams)
 		if p.Dir == DirNone && !actionParams {
@@ -81,6 +89,7 @@ func (c *checker) actionDecl(d *ActionDecl) {
 		}
 	}
 	c.declareParams(d.Params, true)
+	c.checkParams(d.Params, roleAction)
 	c.blockBody(d.Body)
 }
 
@@ -95,6 +104,11 @@ func (c *checker) parserBody(d *ParserDecl) {
 	c.declareTypeParams(d.TypeParams)
 	c.declareParams(d.Params, false)
 	c.declareParams(d.CtorParams, false)
+	c.checkParams(d.Params, roleBlockApply)
+	c.checkParams(d.CtorParams, roleParserCtor)
+	// Locals may shadow parameters (p4c warns): a scope of their own.
+	c.push()
+	defer c.pop()
 	for _, l := range d.Locals {
 		c.localDecl(l)
 	}
@@ -152,7 +166,7 @@ func (c *checker) selectExpr(s *SelectExpr) {
 	for i, e := range s.Exprs {
 		types[i] = c.expr(e, nil)
 		switch types[i].(type) {
-		case *BitsType, BoolType, *EnumType, ErrorType, InvalidType, *NewType:
+		case *BitsType, BoolType, *EnumType, ErrorType, InvalidType, *NewType, *TupleType:
 		case IntType:
 			c.errorf(e, diag.TypeMismatch, "a select expression needs a width; cast the integer")
 		default:
@@ -205,6 +219,14 @@ func (c *checker) valueSet(e Expr) *Symbol {
 func (c *checker) keyset(k Expr, t Type) {
 	constant := func(e Expr) {
 		c.expr(e, t)
+		if en, ok := t.(*EnumType); ok && en.Underlying != nil {
+			// An integer keyset matches a serializable enum by value.
+			if v, ok := c.out.Values[e].(*big.Int); ok && c.out.Types[e] == tInt {
+				c.out.Types[e] = en.Underlying
+				c.out.Values[e] = wrap(v, en.Underlying)
+				return
+			}
+		}
 		if !c.convert(e, t, "keyset value") {
 			return
 		}
@@ -250,6 +272,14 @@ func (c *checker) reachableStates(d *ParserDecl, states map[string]*ParserState)
 		}
 	}
 	visit("start")
+	ends := false // some reachable state can end the parser
+	for name := range seen {
+		t := states[name].Transition
+		ends = ends || t == nil || t.Select != nil || t.Next.Name == "accept" || t.Next.Name == "reject" || states[t.Next.Name] == nil
+	}
+	if states["start"] != nil && !ends {
+		c.errorf(d.Name, diag.BadParser, "parser %s never reaches accept or reject", d.Name.Name)
+	}
 	for _, s := range d.States {
 		if states[s.Name.Name] == s && !seen[s.Name.Name] && states["start"] != nil {
 			c.diags.Warnf(s.Name, diag.BadParser, "state %s is unreachable from start", s.Name.Name)
@@ -268,6 +298,11 @@ func (c *checker) controlBody(d *ControlDecl) {
 	c.declareTypeParams(d.TypeParams)
 	c.declareParams(d.Params, false)
 	c.declareParams(d.CtorParams, false)
+	c.checkParams(d.Params, roleBlockApply)
+	c.checkParams(d.CtorParams, roleControlCtor)
+	// Locals may shadow parameters (p4c warns): a scope of their own.
+	c.push()
+	defer c.pop()
 	for _, l := range d.Locals {
 		c.localDecl(l)
 	}
@@ -289,6 +324,9 @@ func (c *checker) localDecl(d Decl) {
 		c.tableDecl(d)
 	case *ValueSetDecl:
 		elem := c.resolveType(d.Elem)
+		if !isInvalid(elem) && !isValueSetElem(elem) {
+			c.errorf(d.Elem, diag.TypeMismatch, "%s: illegal type for a value_set's elements", elem)
+		}
 		size, _ := c.constInt(d.Size, "value_set size")
 		c.declare(&Symbol{Name: d.Name.Name, Kind: SymValueSet, Decl: d, Type: &ValueSetType{Elem: elem, Size: size}, ReadOnly: true})
 	default:
@@ -304,10 +342,27 @@ func (c *checker) varDecl(d *VarDecl) {
 		c.convert(d.Init, t, "initializer of "+d.Name.Name)
 	}
 	switch t.(type) {
-	case *ObjectType, VoidType, MatchKindType, StringType:
+	case *ObjectType, VoidType, MatchKindType, StringType, IntType:
 		c.errorf(d.Type, diag.TypeMismatch, "a variable cannot have type %s", t)
 	}
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymVar, Decl: d, Type: t})
+}
+
+// isValueSetElem reports whether a value_set may hold values of type t:
+// bits and what is made of bits.
+func isValueSetElem(t Type) bool {
+	switch t := t.(type) {
+	case *StructType:
+		return t.Kind == KindStruct
+	case *TupleType:
+		for _, e := range t.Elems {
+			if !isValueSetElem(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return isSerializable(t)
 }
 
 // ------------------------------------------------------------------ tables
@@ -343,9 +398,11 @@ func (c *checker) tableDecl(d *TableDecl) {
 		case "default_action":
 			c.defaultAction(d, p, actions)
 		case "size":
-			c.expr(p.Value, nil)
-			if v, ok := c.out.Values[p.Value].(*big.Int); !ok || v.Sign() <= 0 {
-				c.errorf(p.Value, diag.BadTable, "size of table %s must be a positive integer constant", d.Name.Name)
+			t := c.expr(p.Value, nil)
+			if v, ok := c.out.Values[p.Value].(*big.Int); ok && v.Sign() < 0 {
+				c.errorf(p.Value, diag.BadTable, "size of table %s must not be negative", d.Name.Name)
+			} else if _, isInt := stripNewTypes(t).(*BitsType); !ok && !isInt && t != tInt && !isInvalid(t) {
+				c.errorf(p.Value, diag.BadTable, "size of table %s must be an integer, not %s", d.Name.Name, t)
 			}
 		default:
 			if p.Value != nil {
@@ -356,8 +413,9 @@ func (c *checker) tableDecl(d *TableDecl) {
 	if seen["actions"] == nil {
 		c.errorf(d.Name, diag.BadTable, "table %s has no actions property", d.Name.Name)
 	}
+	defer c.tableRules(d, seen) // after the entries are checked
 	for _, p := range entries {
-		if seen["key"] == nil {
+		if seen["key"] == nil && len(p.Entries) > 0 {
 			c.errorf(p.Name, diag.BadTable, "table %s has entries but no key", d.Name.Name)
 			continue
 		}
@@ -382,7 +440,7 @@ func (c *checker) tableKeys(d *TableDecl, p *TableProp) []Type {
 		default:
 			c.errorf(k.Expr, diag.TypeMismatch, "a table key must be bit<W>, int<W>, bool, an enum or error, not %s", t)
 		}
-		if _, isBits := t.(*BitsType); (k.Match.Name == "lpm" || k.Match.Name == "range") && !isBits && !isInvalid(t) {
+		if _, isBits := stripNewTypes(t).(*BitsType); (k.Match.Name == "lpm" || k.Match.Name == "range") && !isBits && !isInvalid(t) {
 			c.errorf(k.Expr, diag.TypeMismatch, "%s matching needs a bit<W> or int<W> key, not %s", k.Match.Name, t)
 		}
 	}
@@ -404,7 +462,11 @@ func joinNames(names []string) string {
 // bind its parameters with directions; full is set where every parameter
 // needs a value (default_action, entries).
 func (c *checker) actionRef(ar *ActionRef, full bool) *ActionDecl {
-	sym := c.scope.Lookup(ar.Name.Name)
+	scope := c.scope
+	if ar.Global {
+		scope = scope.root()
+	}
+	sym := scope.Lookup(ar.Name.Name)
 	if sym == nil {
 		c.errorf(ar.Name, diag.UndeclaredName, "undeclared action %s", ar.Name.Name)
 		return nil
@@ -447,8 +509,8 @@ func (c *checker) defaultAction(d *TableDecl, p *TableProp, actions map[string]*
 	if a != nil {
 		c.out.ActionOf[p.Value] = a
 	}
-	if a != nil && actions[a.Name.Name] == nil {
-		c.errorf(p.Value, diag.BadTable, "default action %s is not in the actions of table %s", a.Name.Name, d.Name.Name)
+	if a != nil && actions[a.Name.Name] != a {
+		c.errorf(p.Value, diag.BadTable, "default action %s is not in the actions of table %s (another action of that name is)", a.Name.Name, d.Name.Name)
 	}
 }
 
@@ -456,10 +518,10 @@ func (c *checker) defaultAction(d *TableDecl, p *TableProp, actions map[string]*
 func exprToActionRef(e Expr) *ActionRef {
 	switch x := e.(type) {
 	case *NameExpr:
-		return &ActionRef{At: x.At, Name: &Ident{At: x.At, Name: x.Name}}
+		return &ActionRef{At: x.At, Name: &Ident{At: x.At, Name: x.Name}, Global: x.Global}
 	case *CallExpr:
 		if n, ok := x.Fn.(*NameExpr); ok {
-			return &ActionRef{At: x.At, Name: &Ident{At: n.At, Name: n.Name}, Args: x.Args, HasArgs: true}
+			return &ActionRef{At: x.At, Name: &Ident{At: n.At, Name: n.Name}, Global: n.Global, Args: x.Args, HasArgs: true}
 		}
 	}
 	return nil
@@ -533,15 +595,35 @@ func (c *checker) stmt(s Stmt) {
 	case *ForStmt:
 		c.forStmt(s)
 	case *ForInStmt:
-		c.errorf(s, diag.Unsupported, "for-in loops are not supported by p4hls yet; use for (init; cond; update)")
+		c.forInStmt(s)
 	case *DeclStmt:
 		switch d := s.Decl.(type) {
 		case *VarDecl:
+			c.shadowsParam(d.Name)
 			c.varDecl(d)
 		case *ConstDecl:
 			c.constDecl(d)
 		case *Instance:
 			c.errorf(d, diag.BadStatement, "instances must be declared before apply, with the control's other declarations")
+		}
+	}
+}
+
+// shadowsParam reports a variable declared among statements with the name
+// of a parameter of its parser, control or action, which p4c refuses.
+func (c *checker) shadowsParam(id *Ident) {
+	var params []*Param
+	switch {
+	case c.action != nil:
+		params = c.action.Params
+	case c.control != nil:
+		params = c.control.Params
+	case c.parser != nil:
+		params = c.parser.Params
+	}
+	for _, p := range params {
+		if p.Name.Name == id.Name {
+			c.errorf(id, diag.Redeclared, "the declaration of %s shadows a parameter", id.Name)
 		}
 	}
 }
@@ -617,8 +699,6 @@ func (c *checker) switchStmt(s *SwitchStmt) {
 		}
 		if cs.Body != nil {
 			c.blockBody(cs.Body)
-		} else if i == len(s.Cases)-1 {
-			c.errorf(cs, diag.BadStatement, "the last case of a switch needs a block")
 		}
 	}
 }
@@ -676,6 +756,45 @@ func tableHasAction(t *TableDecl, name string) bool {
 		}
 	}
 	return false
+}
+
+// forInStmt checks for (T x in lo .. hi) and for (T x in collection)
+// (P4-16 §12.15): the range's bounds convert to T; a collection is a header
+// stack, array or list whose elements are Ts.
+func (c *checker) forInStmt(s *ForInStmt) {
+	c.push()
+	defer c.pop()
+	t := c.resolveType(s.Type)
+	if r, ok := s.Range.(*RangeExpr); ok {
+		for _, bound := range []Expr{r.Lo, r.Hi} {
+			c.expr(bound, t)
+			c.convert(bound, t, "bound of the loop's range")
+		}
+		if _, isBits := t.(*BitsType); !isBits && !isInvalid(t) {
+			c.errorf(s.Type, diag.TypeMismatch, "a loop over a range needs a bit<W> or int<W> variable, not %s", t)
+		}
+	} else {
+		ct := c.expr(s.Range, nil)
+		var elem Type = tInvalid
+		switch x := ct.(type) {
+		case *StackType:
+			elem = x.Elem
+		case *TupleType:
+			if len(x.Elems) > 0 {
+				elem = x.Elems[0]
+			}
+		case InvalidType:
+		default:
+			c.errorf(s.Range, diag.TypeMismatch, "cannot loop over a value of type %s", ct)
+		}
+		if !isInvalid(elem) && !isInvalid(t) && !sameType(elem, t) {
+			c.errorf(s.Type, diag.TypeMismatch, "the loop variable has type %s, but the elements are %s", t, elem)
+		}
+	}
+	c.declare(&Symbol{Name: s.Name.Name, Kind: SymVar, Decl: s, Type: t})
+	c.loops++
+	c.nested(s.Body)
+	c.loops--
 }
 
 func (c *checker) forStmt(s *ForStmt) {

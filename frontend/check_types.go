@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"math/big"
+	"strings"
 
 	"github.com/p4hls/p4hls/diag"
 )
@@ -21,9 +22,19 @@ func (c *checker) resolveType1(te TypeExpr) Type {
 	case *NamedType:
 		return c.namedType(te)
 	case *TupleTypeExpr:
+		if te.List {
+			if len(te.Elems) != 1 {
+				c.errorf(te, diag.WrongArgumentCount, "list takes 1 type argument, got %d", len(te.Elems))
+				return tInvalid
+			}
+			elem := c.resolveType(te.Elems[0])
+			c.checkTupleElem(te.Elems[0], elem)
+			return &ListType{Elem: elem}
+		}
 		elems := make([]Type, len(te.Elems))
 		for i, e := range te.Elems {
 			elems[i] = c.resolveType(e)
+			c.checkTupleElem(e, elems[i])
 		}
 		return &TupleType{Elems: elems}
 	case *StackTypeExpr:
@@ -32,8 +43,8 @@ func (c *checker) resolveType1(te TypeExpr) Type {
 		if !ok {
 			return tInvalid
 		}
-		if n <= 0 || n > 1<<16 {
-			c.errorf(te.Size, diag.BadWidth, "stack size %d is out of range (1 to 65536)", n)
+		if n < 0 || n > 1<<16 {
+			c.errorf(te.Size, diag.BadWidth, "stack size %d is out of range (0 to 65536)", n)
 			return tInvalid
 		}
 		return &StackType{Elem: elem, Size: n}
@@ -80,11 +91,7 @@ func (c *checker) baseType(te *BaseType) Type {
 	case BaseVarbit:
 		return &VarbitType{Max: width}
 	}
-	if width == 0 {
-		c.errorf(te, diag.BadWidth, "bit<0> has no values; p4hls needs a width of at least 1")
-		return tInvalid
-	}
-	return &BitsType{Width: width}
+	return &BitsType{Width: width} // bit<0> has one value, 0 (p4c accepts it)
 }
 
 func (c *checker) namedType(te *NamedType) Type {
@@ -101,6 +108,9 @@ func (c *checker) namedType(te *NamedType) Type {
 		c.errorf(te.Name, diag.NotAType, "%s is not a type", te.Name.Name)
 		return tInvalid
 	}
+	if g, ok := sym.Type.(*GenericStructType); ok {
+		return c.instantiateStruct(te, g)
+	}
 	if len(te.Args) == 0 {
 		return sym.Type
 	}
@@ -109,17 +119,70 @@ func (c *checker) namedType(te *NamedType) Type {
 		c.errorf(te, diag.TypeMismatch, "%s is not generic and takes no type arguments", te.Name.Name)
 		return tInvalid
 	}
-	want := len(typeParamsOf(obj.Decl))
-	if len(te.Args) != want {
-		c.errorf(te, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", te.Name.Name, want, len(te.Args))
+	spec, ok := c.specialize(te, te.Name.Name, obj, te.Args)
+	if !ok {
 		return tInvalid
 	}
-	spec := *obj
-	spec.Args = make([]Type, len(te.Args))
-	for i, a := range te.Args {
-		spec.Args[i] = c.resolveType(a)
+	return spec
+}
+
+// instantiateStruct returns the struct type of a generic struct with the
+// type arguments of te, made the first time.
+func (c *checker) instantiateStruct(te *NamedType, g *GenericStructType) Type {
+	d := g.Decl
+	if len(te.Args) != len(d.TypeParams) {
+		c.errorf(te, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", d.Name.Name, len(d.TypeParams), len(te.Args))
+		return tInvalid
 	}
-	return &spec
+	args := make([]Type, len(te.Args))
+	names := make([]string, len(te.Args))
+	for i, a := range te.Args {
+		args[i] = c.resolveType(a)
+		if isInvalid(args[i]) {
+			return tInvalid
+		}
+		names[i] = args[i].String()
+	}
+	name := d.Name.Name + "<" + strings.Join(names, ", ") + ">"
+	if st := g.insts[name]; st != nil {
+		return st
+	}
+	st := &StructType{Kind: d.Kind, Name: name, Annos: d.Annos}
+	g.insts[name] = st
+	// The fields are resolved where the struct was declared, with its
+	// type parameters bound.
+	scope := newScope(c.scope.root())
+	for i, tp := range d.TypeParams {
+		scope.syms[tp.Name] = &Symbol{Name: tp.Name, Kind: SymType, Decl: tp, Type: args[i]}
+	}
+	saved := c.scope
+	c.scope = scope
+	c.structFields(d, st)
+	c.scope = saved
+	return st
+}
+
+// specialize gives a generic object type its type arguments.
+func (c *checker) specialize(at diag.Spanned, name string, obj *ObjectType, args []TypeExpr) (*ObjectType, bool) {
+	want := len(typeParamsOf(obj.Decl))
+	if len(args) != want {
+		c.errorf(at, diag.WrongArgumentCount, "%s takes %d type arguments, got %d", name, want, len(args))
+		return nil, false
+	}
+	if len(obj.Args) > 0 {
+		c.errorf(at, diag.TypeMismatch, "%s is already specialized (%s); it takes no more type arguments", name, obj)
+		return nil, false
+	}
+	spec := *obj
+	spec.Args = make([]Type, len(args))
+	for i, a := range args {
+		spec.Args[i] = c.resolveType(a)
+		if containsSelf(spec.Args[i], obj.Decl) {
+			c.errorf(a, diag.TypeMismatch, "%s contains itself as a type argument", name)
+			return nil, false
+		}
+	}
+	return &spec, true
 }
 
 // typeParamsOf returns the type parameters of a generic declaration.
@@ -143,6 +206,7 @@ func (c *checker) constInt(e Expr, what string) (int, bool) {
 	if isInvalid(t) {
 		return 0, false
 	}
+	c.asBits(e, t) // a serializable enum member counts as its value
 	v, ok := c.out.Values[e].(*big.Int)
 	if !ok {
 		c.errorf(e, diag.NotConstant, "%s must be a compile-time integer constant", what)
@@ -173,6 +237,8 @@ func substitute(t Type, b map[*TypeVar]Type) Type {
 		return out
 	case *StackType:
 		return &StackType{Elem: substitute(t.Elem, b), Size: t.Size}
+	case *ListType:
+		return &ListType{Elem: substitute(t.Elem, b)}
 	case *ObjectType:
 		out := *t
 		out.Args = make([]Type, len(t.Args))
@@ -191,6 +257,11 @@ func unify(param, arg Type, b map[*TypeVar]Type) bool {
 		return true
 	}
 	switch p := param.(type) {
+	case DontCareType:
+		return true // _ matches any type (a type argument left to inference)
+	case *ListType:
+		a, ok := arg.(*ListType)
+		return ok && unify(p.Elem, a.Elem, b)
 	case *TypeVar:
 		bound, free := b[p]
 		if !free {

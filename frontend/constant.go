@@ -8,8 +8,8 @@ import (
 
 // A constant value is one of: *big.Int (for int, bit<W>, int<W>, and
 // serializable enum members after a cast), bool, string, enumMember,
-// errorMember. Values of bit<W> are kept in [0, 2^W); of int<W> in
-// [-2^(W-1), 2^(W-1)).
+// errorMember, aggregate (a tuple, list or struct). Values of bit<W> are
+// kept in [0, 2^W); of int<W> in [-2^(W-1), 2^(W-1)).
 
 type enumMember struct {
 	Enum *EnumType
@@ -17,6 +17,31 @@ type enumMember struct {
 }
 
 type errorMember string
+
+// aggregate is the value of a constant list, tuple or struct: its elements
+// in order (a struct's in the order of its fields).
+type aggregate []any
+
+// sameValue reports whether two constants are equal.
+func sameValue(x, y any) bool {
+	switch x := x.(type) {
+	case *big.Int:
+		y, ok := y.(*big.Int)
+		return ok && x.Cmp(y) == 0
+	case aggregate:
+		y, ok := y.(aggregate)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return x == y
+}
 
 var bigOne = big.NewInt(1)
 
@@ -97,8 +122,7 @@ func foldBinary(op ir.Op, x, y any, t Type) (any, bool) {
 			if x == nil || y == nil {
 				return nil, false
 			}
-			eq := x == y
-			return eq == (op == ir.Eq), true
+			return sameValue(x, y) == (op == ir.Eq), true
 		}
 		return nil, false
 	}

@@ -17,11 +17,12 @@ import (
 	"github.com/p4hls/p4hls/ir"
 )
 
-//go:embed include/*.p4
+//go:embed include/*.p4 include/bmv2/*.p4
 var bundled embed.FS
 
-// Bundled returns the include files shipped with p4hls (core.p4, v1model.p4,
-// tna.p4).
+// Bundled returns the include files shipped with p4hls: core.p4, v1model.p4,
+// psa.p4, pna.p4 and tna.p4, and bmv2/psa.p4 and bmv2/pna.p4 where p4c's
+// BMv2 programs look for the last two.
 func Bundled() fs.FS {
 	sub, err := fs.Sub(bundled, "include")
 	if err != nil {

@@ -14,18 +14,14 @@ import (
 // program is nil when there were any.
 func Lower(c *Checked, d *diag.List) *ir.Program {
 	l := &lowerer{
-		c:         c,
-		diags:     d,
-		prog:      &ir.Program{Errors: c.Errors},
-		types:     map[Type]ir.Type{},
-		vars:      map[Node]*ir.Var{},
-		actions:   map[*ActionDecl]*ir.Action{},
-		tables:    map[*TableDecl]*ir.Table{},
-		instances: map[*Instance]*ir.Instance{},
-		parsers:   map[*ParserDecl]*ir.Parser{},
-		controls:  map[*ControlDecl]*ir.Control{},
-		funcs:     map[*FuncDecl]*ir.Function{},
-		valueSets: map[*ValueSetDecl]*ir.ValueSet{},
+		c:        c,
+		diags:    d,
+		prog:     &ir.Program{Errors: c.Errors},
+		types:    map[Type]ir.Type{},
+		parsers:  map[*ParserDecl]*ir.Parser{},
+		controls: map[*ControlDecl]*ir.Control{},
+		funcs:    map[*FuncDecl]*ir.Function{},
+		scope:    newLowerScope(nil, ""),
 	}
 	for _, decl := range c.File.Decls {
 		l.topDecl(decl)
@@ -40,18 +36,16 @@ func Lower(c *Checked, d *diag.List) *ir.Program {
 }
 
 type lowerer struct {
-	c         *Checked
-	diags     *diag.List
-	prog      *ir.Program
-	types     map[Type]ir.Type
-	vars      map[Node]*ir.Var
-	actions   map[*ActionDecl]*ir.Action
-	tables    map[*TableDecl]*ir.Table
-	instances map[*Instance]*ir.Instance
-	parsers   map[*ParserDecl]*ir.Parser
-	controls  map[*ControlDecl]*ir.Control
-	funcs     map[*FuncDecl]*ir.Function
-	valueSets map[*ValueSetDecl]*ir.ValueSet
+	c        *Checked
+	diags    *diag.List
+	prog     *ir.Program
+	types    map[Type]ir.Type
+	parsers  map[*ParserDecl]*ir.Parser
+	controls map[*ControlDecl]*ir.Control
+	funcs    map[*FuncDecl]*ir.Function
+	// scope holds the IR of the declarations of the block instance being
+	// lowered: the program's, or an inlined sub-block's (lower_block.go).
+	scope *lowerScope
 }
 
 func (l *lowerer) unsupported(n diag.Spanned, format string, args ...any) {
@@ -111,6 +105,9 @@ func (l *lowerer) typ(t Type) ir.Type {
 		for _, a := range t.Args {
 			ext.Args = append(ext.Args, l.typ(a))
 		}
+		if n, ok := v1modelIndexed[t.Name]; ok && len(ext.Args) == n && l.c.Arch() == ir.V1Model {
+			ext.Args = append(ext.Args, &ir.Bits{Width: 32})
+		}
 		return ext
 	default:
 		return ir.Int{} // type variables of unresolved generics; only reached after errors
@@ -118,6 +115,13 @@ func (l *lowerer) typ(t Type) ir.Type {
 	l.types[t] = out
 	return out
 }
+
+// v1modelIndexed lists v1model's indexed externs by their number of type
+// arguments at V1MODEL_VERSION 20180101, which fixes their index type at
+// bit<32>; from 20200408 the index type is their last type argument. The
+// IR has it either way (register<T, I>, counter<I>, meter<I>), so later
+// phases see one form.
+var v1modelIndexed = map[string]int{"register": 1, "counter": 0, "meter": 0}
 
 // ------------------------------------------------------------------ declarations
 
@@ -130,18 +134,26 @@ func (l *lowerer) topDecl(decl Decl) {
 	case *ActionDecl:
 		l.prog.Actions = append(l.prog.Actions, l.action(d))
 	case *Instance:
-		if t, ok := l.c.TypeOf[d.Type].(*ObjectType); d == l.c.Main || ok && t.Kind == ObjPackage {
+		t, ok := l.c.TypeOf[d.Type].(*ObjectType)
+		if ok && (t.Kind == ObjParser || t.Kind == ObjControl) {
+			// Inlined where it is applied, or passed to a package.
+			l.scope.subs[d] = &subBlock{name: d.Name.Name, obj: t, args: d.Args}
+			return
+		}
+		if d == l.c.Main || ok && t.Kind != ObjExtern {
 			return // packages are the pipeline's shape (pipeline, below)
 		}
 		if inst := l.instance(d); inst != nil {
 			l.prog.Instances = append(l.prog.Instances, inst)
 		}
+	// A block with constructor parameters is lowered where it is
+	// instantiated, with its arguments (pipeline, lower_block.go).
 	case *ParserDecl:
-		if d.HasBody {
+		if d.HasBody && len(d.CtorParams) == 0 {
 			l.prog.Parsers = append(l.prog.Parsers, l.parser(d))
 		}
 	case *ControlDecl:
-		if d.Apply != nil {
+		if d.Apply != nil && len(d.CtorParams) == 0 {
 			l.prog.Controls = append(l.prog.Controls, l.control(d))
 		}
 	case *FuncDecl:
@@ -151,7 +163,7 @@ func (l *lowerer) topDecl(decl Decl) {
 
 func (l *lowerer) param(p *Param) *ir.Var {
 	v := &ir.Var{Name: p.Name.Name, Type: l.typ(l.c.TypeOf[p.Type]), Dir: ir.Direction(p.Dir), Span: p.Span()}
-	l.vars[p] = v
+	l.scope.decls[p] = v
 	return v
 }
 
@@ -169,7 +181,7 @@ func (l *lowerer) instance(d *Instance) *ir.Instance {
 		l.unsupported(d, "instantiating a %s inside another block (only extern objects)", l.c.TypeOf[d.Type])
 		return nil
 	}
-	inst := &ir.Instance{Name: d.Name.Name, Type: l.typ(t).(*ir.Extern), Span: d.Span()}
+	inst := &ir.Instance{Name: l.scope.prefix + d.Name.Name, Type: l.typ(t).(*ir.Extern), Span: d.Span()}
 	for _, a := range d.Args {
 		if a.Value != nil {
 			inst.Args = append(inst.Args, l.expr(a.Value))
@@ -183,7 +195,7 @@ func (l *lowerer) instance(d *Instance) *ir.Instance {
 		}
 		inst.Methods = append(inst.Methods, l.function(fd))
 	}
-	l.instances[d] = inst
+	l.scope.decls[d] = inst
 	return inst
 }
 
@@ -197,12 +209,21 @@ func (l *lowerer) function(d *FuncDecl) *ir.Function {
 	return f
 }
 
+// action returns the IR of an action, lowering it in the current scope
+// the first time.
 func (l *lowerer) action(d *ActionDecl) *ir.Action {
-	if a, ok := l.actions[d]; ok {
+	if a, ok := l.scope.lookup(d).(*ir.Action); ok {
 		return a
 	}
-	a := &ir.Action{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
-	l.actions[d] = a
+	return l.newAction(d)
+}
+
+// newAction lowers an action declared in the current scope (an inlined
+// block lowers its own copy of each of its actions).
+func (l *lowerer) newAction(d *ActionDecl) *ir.Action {
+	a := &ir.Action{Name: l.scope.prefix + d.Name.Name, Span: d.Span()}
+	l.scope.decls[d] = a
+	a.Params = l.params(d.Params)
 	a.Body = l.stmts(d.Body.Stmts)
 	return a
 }
@@ -210,53 +231,18 @@ func (l *lowerer) action(d *ActionDecl) *ir.Action {
 func (l *lowerer) parser(d *ParserDecl) *ir.Parser {
 	p := &ir.Parser{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
 	l.parsers[d] = p
-	if len(d.CtorParams) > 0 {
-		l.unsupported(d.Name, "constructor parameters of a parser")
-	}
-	for _, local := range d.Locals {
-		switch x := local.(type) {
-		case *VarDecl:
-			p.Locals = append(p.Locals, l.localVar(x))
-		case *Instance:
-			if inst := l.instance(x); inst != nil {
-				p.Instances = append(p.Instances, inst)
-			}
-		case *ValueSetDecl:
-			vs := &ir.ValueSet{Name: x.Name.Name, Elem: l.typ(l.c.TypeOf[x.Elem]), Span: x.Span()}
-			if v, ok := l.c.Values[x.Size].(*big.Int); ok {
-				vs.Size = int(v.Int64())
-			}
-			l.valueSets[x] = vs
-			p.ValueSets = append(p.ValueSets, vs)
-		}
-	}
+	l.scope.parser = p
+	defer func() { l.scope.parser = nil }()
+	l.parserLocals(d)
+	inits := l.localInits(d.Locals)
 	for _, s := range d.States {
-		p.States = append(p.States, l.state(s))
+		p.States = append(p.States, l.state(s)...)
+	}
+	// Locals are initialized each time the parser starts.
+	if start := p.State("start"); start != nil {
+		start.Body = append(inits, start.Body...)
 	}
 	return p
-}
-
-// localVar lowers a variable declared among a block's locals; its
-// initializer, if any, becomes part of the block (see stmts).
-func (l *lowerer) localVar(d *VarDecl) *ir.Var {
-	v := &ir.Var{Name: d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
-	l.vars[d] = v
-	if d.Init != nil {
-		l.unsupported(d.Init, "initializers of parser and control locals; initialize them in a state or in apply")
-	}
-	return v
-}
-
-func (l *lowerer) state(s *ParserState) *ir.State {
-	st := &ir.State{Name: s.Name.Name, Body: l.stmts(s.Body), Next: ir.StateReject, Span: s.Span()}
-	if t := s.Transition; t != nil {
-		if t.Next != nil {
-			st.Next = t.Next.Name
-		} else {
-			st.Select = l.selectExpr(t.Select)
-		}
-	}
-	return st
 }
 
 func (l *lowerer) selectExpr(s *SelectExpr) *ir.Select {
@@ -265,7 +251,7 @@ func (l *lowerer) selectExpr(s *SelectExpr) *ir.Select {
 		out.Exprs = append(out.Exprs, l.expr(e))
 	}
 	for _, sc := range s.Cases {
-		out.Cases = append(out.Cases, &ir.SelectCase{Keys: l.keysets(sc.Keys, len(s.Exprs)), Next: sc.State.Name, Span: sc.Span()})
+		out.Cases = append(out.Cases, &ir.SelectCase{Keys: l.keysets(sc.Keys, len(s.Exprs)), Next: l.scope.stateName(sc.State.Name), Span: sc.Span()})
 	}
 	return out
 }
@@ -300,7 +286,8 @@ func (l *lowerer) keyset(k Expr) *ir.Keyset {
 		return &ir.Keyset{Kind: ir.KeysetRange, Value: l.constInt(k.Lo), Hi: l.constInt(k.Hi)}
 	case *NameExpr:
 		if sym := l.c.Uses[k]; sym != nil && sym.Kind == SymValueSet {
-			return &ir.Keyset{Kind: ir.KeysetValueSet, ValueSet: l.valueSets[sym.Decl.(*ValueSetDecl)]}
+			vs, _ := l.scope.lookup(sym.Decl).(*ir.ValueSet)
+			return &ir.Keyset{Kind: ir.KeysetValueSet, ValueSet: vs}
 		}
 	}
 	return &ir.Keyset{Kind: ir.KeysetExact, Value: l.constInt(k)}
@@ -339,31 +326,19 @@ func (l *lowerer) constInt(e Expr) *big.Int {
 func (l *lowerer) control(d *ControlDecl) *ir.Control {
 	c := &ir.Control{Name: d.Name.Name, Params: l.params(d.Params), Span: d.Span()}
 	l.controls[d] = c
-	if len(d.CtorParams) > 0 {
-		l.unsupported(d.Name, "constructor parameters of a control")
-	}
-	for _, local := range d.Locals {
-		switch x := local.(type) {
-		case *VarDecl:
-			c.Locals = append(c.Locals, l.localVar(x))
-		case *Instance:
-			if inst := l.instance(x); inst != nil {
-				c.Instances = append(c.Instances, inst)
-			}
-		case *ActionDecl:
-			c.Actions = append(c.Actions, l.action(x))
-		case *TableDecl:
-			c.Tables = append(c.Tables, l.table(x))
-		}
-	}
-	c.Body = l.stmts(d.Apply.Stmts)
+	l.scope.control = c
+	defer func() { l.scope.control = nil }()
+	l.controlLocals(d)
+	inits := l.localInits(d.Locals)
+	// Locals are initialized each time the control is applied.
+	c.Body = append(inits, l.stmts(d.Apply.Stmts)...)
 	c.ApplySpan = d.Apply.Span()
 	return c
 }
 
 func (l *lowerer) table(d *TableDecl) *ir.Table {
-	t := &ir.Table{Name: d.Name.Name, Span: d.Span()}
-	l.tables[d] = t
+	t := &ir.Table{Name: l.scope.prefix + d.Name.Name, Span: d.Span()}
+	l.scope.decls[d] = t
 	var entries *TableProp
 	for _, p := range d.Props {
 		switch p.Name.Name {
@@ -393,7 +368,13 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 				t.Size = int(v.Int64())
 			}
 		case "counters", "meters":
-			if r, ok := l.expr(p.Value).(*ir.InstanceRef); ok && p.Name.Name == "counters" {
+			if inst := l.propertyInstance(t, p); inst != nil {
+				if p.Name.Name == "counters" {
+					t.Counters = inst
+				} else {
+					t.Meters = inst
+				}
+			} else if r, ok := l.expr(p.Value).(*ir.InstanceRef); ok && p.Name.Name == "counters" {
 				t.Counters = r.Inst
 			} else if ok {
 				t.Meters = r.Inst
@@ -489,8 +470,12 @@ func (l *lowerer) pipeline(main *Instance) {
 			continue
 		}
 		// A package passed by name (TNA's Switch(pipe)) contributes its
-		// own blocks.
-		if n, ok := a.Value.(*NameExpr); ok {
+		// own blocks; a parser or control passed by name is that block.
+		obj, ok := l.c.Types[a.Value].(*ObjectType)
+		if !ok {
+			continue
+		}
+		if n, isName := a.Value.(*NameExpr); isName && obj.Kind == ObjPackage {
 			if sym := l.c.Uses[n]; sym != nil {
 				if inner, ok := sym.Decl.(*Instance); ok {
 					l.pipeline(inner)
@@ -498,20 +483,20 @@ func (l *lowerer) pipeline(main *Instance) {
 			}
 			continue
 		}
-		call, ok := a.Value.(*CallExpr)
-		if !ok {
-			continue
-		}
-		obj, ok := l.c.Types[call].(*ObjectType)
-		if !ok {
-			continue
-		}
 		block := &ir.PipeBlock{Param: pkg.Params[i].Name.Name}
 		switch d := obj.Decl.(type) {
 		case *ParserDecl:
 			block.Parser = l.parsers[d]
+			if block.Parser == nil && len(d.CtorParams) > 0 {
+				block.Parser = l.withCtorArgs(d.CtorParams, a.Value).parser(d)
+				l.prog.Parsers = append(l.prog.Parsers, block.Parser)
+			}
 		case *ControlDecl:
 			block.Control = l.controls[d]
+			if block.Control == nil && len(d.CtorParams) > 0 {
+				block.Control = l.withCtorArgs(d.CtorParams, a.Value).control(d)
+				l.prog.Controls = append(l.prog.Controls, block.Control)
+			}
 		}
 		l.prog.Pipeline = append(l.prog.Pipeline, block)
 	}

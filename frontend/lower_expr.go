@@ -34,6 +34,8 @@ func (l *lowerer) expr(e Expr) ir.Expr {
 	case *SliceExpr:
 		hi, lo := l.constInt(e.Hi), l.constInt(e.Lo)
 		return &ir.Slice{Pos: sp, X: l.expr(e.X), Hi: int(hi.Int64()), Lo: int(lo.Int64())}
+	case *PlusSliceExpr:
+		return l.plusSlice(e, sp)
 	case *CallExpr:
 		return l.callExpr(e, sp)
 	case *UnaryExpr:
@@ -62,6 +64,19 @@ func (l *lowerer) expr(e Expr) ir.Expr {
 	}
 	l.unsupported(e, "this expression")
 	return ir.BoolConst(false, e.Span())
+}
+
+// plusSlice lowers x[lo +: w]: a slice when lo is constant; else, for a
+// value read, (x >> lo)[w-1:0].
+func (l *lowerer) plusSlice(e *PlusSliceExpr, sp ir.Pos) ir.Expr {
+	w := int(l.constInt(e.Width).Int64())
+	x := l.expr(e.X)
+	if _, ok := l.c.Values[e.Lo]; ok {
+		lo := int(l.constInt(e.Lo).Int64())
+		return &ir.Slice{Pos: sp, X: x, Hi: lo + w - 1, Lo: lo}
+	}
+	shifted := &ir.Binary{Pos: sp, Op: ir.Shr, X: x, Y: l.expr(e.Lo), T: x.Type()}
+	return &ir.Slice{Pos: sp, X: shifted, Hi: w - 1, Lo: 0}
 }
 
 // operand inserts the cast the checker applied implicitly when a
@@ -93,8 +108,39 @@ func (l *lowerer) constant(v any, t Type, sp ir.Pos) ir.Expr {
 		return &ir.EnumConst{Pos: sp, Enum: l.typ(v.Enum).(*ir.Enum), Member: v.Name}
 	case errorMember:
 		return &ir.ErrorConst{Pos: sp, Name: string(v)}
+	case aggregate:
+		return l.aggregateConst(v, t, sp)
 	}
 	return nil
+}
+
+// aggregateConst is the IR of a constant struct or tuple: a list of its
+// elements' constants (nil when one has no constant form).
+func (l *lowerer) aggregateConst(v aggregate, t Type, sp ir.Pos) ir.Expr {
+	var elemTypes []Type
+	switch t := t.(type) {
+	case *StructType:
+		if t.Kind != KindStruct {
+			return nil
+		}
+		for _, f := range t.Fields {
+			elemTypes = append(elemTypes, f.Type)
+		}
+	case *TupleType:
+		elemTypes = t.Elems
+	}
+	if len(elemTypes) != len(v) {
+		return nil
+	}
+	list := &ir.List{Pos: sp, T: l.typ(t)}
+	for i, x := range v {
+		c := l.constant(x, elemTypes[i], sp)
+		if c == nil {
+			return nil
+		}
+		list.Elems = append(list.Elems, c)
+	}
+	return list
 }
 
 func (l *lowerer) name(e *NameExpr, sp ir.Pos) ir.Expr {
@@ -105,11 +151,14 @@ func (l *lowerer) name(e *NameExpr, sp ir.Pos) ir.Expr {
 	}
 	switch sym.Kind {
 	case SymVar, SymParam:
-		if v := l.vars[sym.Decl]; v != nil {
+		if x := l.scope.boundTo(sym.Decl); x != nil {
+			return x
+		}
+		if v, ok := l.scope.lookup(sym.Decl).(*ir.Var); ok {
 			return &ir.VarRef{Pos: sp, Var: v}
 		}
 	case SymInstance:
-		if inst := l.instances[sym.Decl.(*Instance)]; inst != nil {
+		if inst, ok := l.scope.lookup(sym.Decl).(*ir.Instance); ok {
 			return &ir.InstanceRef{Pos: sp, Inst: inst}
 		}
 	}
@@ -149,7 +198,8 @@ func (l *lowerer) appliedTable(call *CallExpr) *ir.Table {
 		return nil
 	}
 	if tt, ok := l.c.Types[m.X].(*TableType); ok {
-		return l.tables[tt.Decl]
+		t, _ := l.scope.lookup(tt.Decl).(*ir.Table)
+		return t
 	}
 	return nil
 }
@@ -197,7 +247,7 @@ func (l *lowerer) call(e *CallExpr) *ir.Call {
 	}
 	proto := ft.Protos[0]
 	for _, p := range ft.Protos {
-		if arityFits(p.Params, e.Args) {
+		if arityFits(p.Params, e.Args) && namesFit(p.Params, e.Args) {
 			proto = p
 			break
 		}
@@ -205,14 +255,9 @@ func (l *lowerer) call(e *CallExpr) *ir.Call {
 	switch {
 	case ft.Self != nil:
 		out.Callee = ir.Callee{Recv: l.expr(ft.Self), Method: ft.Name}
+	case l.c.FuncOf[proto] != nil:
+		out.Callee = ir.Callee{Func: l.funcs[l.c.FuncOf[proto]]}
 	default:
-		sym := l.c.Globals.Lookup(ft.Name)
-		if sym != nil {
-			if fd, ok := sym.Decl.(*FuncDecl); ok {
-				out.Callee = ir.Callee{Func: l.funcs[fd]}
-				break
-			}
-		}
 		out.Callee = ir.Callee{Extern: ft.Name}
 	}
 	for _, ta := range e.TypeArgs {
@@ -264,6 +309,16 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 	sp := ir.Pos{Sp: s.Span()}
 	switch s := s.(type) {
 	case *AssignStmt:
+		if ps, ok := s.LHS.(*PlusSliceExpr); ok {
+			if _, constant := l.c.Values[ps.Lo]; !constant {
+				l.unsupported(s.LHS, "assigning to a slice whose low bit varies")
+				return nil
+			}
+		}
+		if isInvalidHeader(s.RHS) {
+			// h = {#} makes h invalid.
+			return []ir.Stmt{&ir.SetValid{Pos: sp, X: l.expr(s.LHS), Valid: false}}
+		}
 		lhs := l.expr(s.LHS)
 		var rhs ir.Expr
 		if s.Op == ir.NoOp {
@@ -298,6 +353,8 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 		return []ir.Stmt{&ir.Continue{Pos: sp}}
 	case *SwitchStmt:
 		return []ir.Stmt{l.switchStmt(s, sp)}
+	case *ForInStmt:
+		return l.forIn(s, sp)
 	case *ForStmt:
 		f := &ir.For{Pos: sp, Init: l.stmts(s.Init), Update: l.stmts(s.Update), Body: l.body(s.Body)}
 		if s.Cond != nil {
@@ -308,7 +365,7 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 		switch d := s.Decl.(type) {
 		case *VarDecl:
 			v := &ir.Var{Name: d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
-			l.vars[d] = v
+			l.scope.decls[d] = v
 			decl := &ir.Declare{Pos: sp, Var: v}
 			if d.Init != nil {
 				decl.Init = l.operand(d.Init, l.expr(d.Init))
@@ -320,6 +377,50 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 	}
 	l.unsupported(s, "this statement")
 	return nil
+}
+
+// isInvalidHeader reports whether e is {#}, cast or not.
+func isInvalidHeader(e Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *InvalidExpr:
+			return true
+		case *CastExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// forIn lowers for (T x in lo .. hi) body to a for loop that evaluates lo
+// and hi once and stops after hi without x overflowing:
+//
+//	{ T hi' = hi; T x = lo; bool more = x <= hi';
+//	  for (; more; more = x != hi', x = x + 1) body }
+func (l *lowerer) forIn(s *ForInStmt, sp ir.Pos) []ir.Stmt {
+	r, ok := s.Range.(*RangeExpr)
+	if !ok {
+		l.unsupported(s.Range, "for-in loops over a header stack or list")
+		return nil
+	}
+	t := l.typ(l.c.TypeOf[s.Type])
+	x := &ir.Var{Name: s.Name.Name, Type: t, Span: s.Name.Span()}
+	hi := &ir.Var{Name: s.Name.Name + "_last", Type: t, Span: r.Hi.Span()}
+	more := &ir.Var{Name: s.Name.Name + "_more", Type: ir.Bool{}, Span: s.Span()}
+	l.scope.decls[s] = x
+	ref := func(v *ir.Var) ir.Expr { return &ir.VarRef{Pos: sp, Var: v} }
+	cmp := func(op ir.Op, a, b ir.Expr) ir.Expr { return &ir.Binary{Pos: sp, Op: op, X: a, Y: b, T: ir.Bool{}} }
+	loop := &ir.For{Pos: sp, Cond: ref(more), Body: l.body(s.Body), Update: []ir.Stmt{
+		&ir.Assign{Pos: sp, LHS: ref(more), RHS: cmp(ir.Ne, ref(x), ref(hi))},
+		&ir.Assign{Pos: sp, LHS: ref(x), RHS: &ir.Binary{Pos: sp, Op: ir.Add, X: ref(x), Y: &ir.Const{Pos: sp, T: t, Value: big.NewInt(1)}, T: t}},
+	}}
+	return []ir.Stmt{&ir.Block{Pos: sp, Body: []ir.Stmt{
+		&ir.Declare{Pos: sp, Var: hi, Init: l.expr(r.Hi)},
+		&ir.Declare{Pos: sp, Var: x, Init: l.expr(r.Lo)},
+		&ir.Declare{Pos: sp, Var: more, Init: cmp(ir.Le, ref(x), ref(hi))},
+		loop,
+	}}}
 }
 
 // callStmt lowers a call statement by what it calls.
@@ -340,12 +441,15 @@ func (l *lowerer) callStmt(e *CallExpr, sp ir.Pos) []ir.Stmt {
 			return []ir.Stmt{&ir.StackShift{Pos: sp, X: l.expr(ft.Self), Count: int(n.Int64()), Push: ft.Builtin == "push_front"}}
 		case "apply":
 			if tt, ok := l.c.Types[ft.Self].(*TableType); ok {
-				return []ir.Stmt{&ir.ApplyTable{Pos: sp, Table: l.tables[tt.Decl]}}
+				t, _ := l.scope.lookup(tt.Decl).(*ir.Table)
+				return []ir.Stmt{&ir.ApplyTable{Pos: sp, Table: t}}
 			}
-			l.unsupported(e, "applying a sub-parser or sub-control")
-			return nil
+			return l.applyControl(e, ft, sp)
 		case "isValid":
 			return nil // a value nobody reads
+		}
+		if ft.Self == nil && ft.Name == "static_assert" {
+			return nil // checked when the program was
 		}
 		if call := l.call(e); call != nil {
 			return []ir.Stmt{&ir.CallStmt{Pos: sp, Call: call}}

@@ -84,8 +84,9 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	b := &builder{src: source, diags: d}
 	f := b.file(tree)
 	if !d.HasErrors() && !declaresAnything(f, file) {
-		d.Errorf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
-			"%s declares nothing: a P4 program needs at least one declaration", file)
+		// Valid P4 (p4c accepts it), but rarely what was meant.
+		d.Warnf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
+			"%s declares nothing", file)
 	}
 	return f, source, ctx.Err()
 }
@@ -204,20 +205,25 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 	lexer := parser.NewP4Lexer(antlr.NewInputStream(string(src.Text)))
 	lexer.RemoveErrorListeners()
 	var out []antlr.Token
+	var body annotationBody
 	for {
 		t := lexer.NextToken()
+		inBody := body.next(t)
 		switch t.GetTokenType() {
 		case antlr.TokenEOF:
 			out = append(out, t)
 			return out
 		case parser.P4LexerBAD_CHAR:
+			if inBody {
+				break // an annotation's body may hold any token
+			}
 			d.Errorf(src.tokenSpan(t), diag.BadCharacter, "unexpected character %q", t.GetText())
 			continue
 		case parser.P4LexerUNTERMINATED_COMMENT:
 			d.Errorf(src.span(t, t), diag.UnterminatedComment, "comment is not terminated (no */ before the end of the file)")
 			continue
 		case parser.P4LexerUNTERMINATED_STRING:
-			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated on its line")
+			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated (no closing quote before the end of the file)")
 			out = append(out, &typedToken{t, parser.P4LexerSTRING_LITERAL})
 			continue
 		}
@@ -225,6 +231,48 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 			out = append(out, t)
 		}
 	}
+}
+
+// annotationBody follows the tokens of @name(...) so that lex knows when a
+// token is inside the parentheses, where P4 allows any token.
+type annotationBody struct {
+	state int // 0 outside, 1 after @, 2 after @name, 3 inside the body
+	depth int
+}
+
+// next takes the next default-channel token and reports whether it is
+// part of an annotation's body.
+func (a *annotationBody) next(t antlr.Token) bool {
+	if t.GetChannel() != antlr.TokenDefaultChannel {
+		return false
+	}
+	typ := t.GetTokenType()
+	switch a.state {
+	case 1:
+		a.state = 2
+		return false
+	case 2:
+		a.state, a.depth = 0, 0
+		if typ == parser.P4LexerLPAREN {
+			a.state, a.depth = 3, 1
+		}
+	case 3:
+		switch typ {
+		case parser.P4LexerLPAREN:
+			a.depth++
+		case parser.P4LexerRPAREN:
+			a.depth--
+			if a.depth == 0 {
+				a.state = 0
+				return false
+			}
+		}
+		return true
+	}
+	if typ == parser.P4LexerAT {
+		a.state = 1
+	}
+	return false
 }
 
 // checkNesting rejects input nested deeper than maxNesting (brackets in

@@ -55,6 +55,16 @@ type StructType struct {
 	Annos Annotations
 }
 
+// GenericStructType is a struct, header or header union declared with type
+// parameters (struct S<T> { T x; }); each use with type arguments, S<bit<8>>,
+// is a StructType of its own, made once per arguments.
+type GenericStructType struct {
+	Decl  *StructDecl
+	insts map[string]*StructType
+}
+
+func (t *GenericStructType) String() string { return t.Decl.Name.Name }
+
 // FieldInfo is one field of a StructType.
 type FieldInfo struct {
 	Name string
@@ -90,6 +100,12 @@ type StackType struct {
 // TupleType is tuple<...>, and the type of a list expression { a, b }.
 type TupleType struct {
 	Elems []Type
+}
+
+// ListType is list<Elem>: a list of any length whose elements are all
+// Elems (P4-16 §7.2.12).
+type ListType struct {
+	Elem Type
 }
 
 // StructLitType is the type of { f = a, ... } before it meets the struct
@@ -205,6 +221,8 @@ func (t *TupleType) String() string {
 	return "tuple<" + strings.Join(parts, ", ") + ">"
 }
 
+func (t *ListType) String() string { return "list<" + t.Elem.String() + ">" }
+
 func (t *StructLitType) String() string {
 	parts := make([]string, len(t.Fields))
 	for i, f := range t.Fields {
@@ -275,6 +293,9 @@ func sameType(a, b Type) bool {
 	case *StackType:
 		b, ok := b.(*StackType)
 		return ok && a.Size == b.Size && sameType(a.Elem, b.Elem)
+	case *ListType:
+		b, ok := b.(*ListType)
+		return ok && sameType(a.Elem, b.Elem)
 	case *TupleType:
 		b, ok := b.(*TupleType)
 		if !ok || len(a.Elems) != len(b.Elems) {

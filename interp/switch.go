@@ -296,6 +296,10 @@ func (sw *Switch) fault(err error) {
 type compiledParser struct {
 	sc     *scope
 	params [4]int
+	// locals are the parser's locals (a sub-parser's parameters and
+	// locals, once the frontend inlines it), zeroed per packet.
+	locals []*ir.Var
+	slots  []int
 	states []compiledState
 	start  int
 }
@@ -316,6 +320,10 @@ func (sw *Switch) compileParser(p *ir.Parser) *compiledParser {
 	cp := &compiledParser{sc: sc}
 	for i, param := range p.Params {
 		cp.params[i] = sc.slot(param)
+	}
+	for _, v := range p.Locals {
+		cp.locals = append(cp.locals, v)
+		cp.slots = append(cp.slots, sc.slot(v))
 	}
 	index := map[string]int{ir.StateAccept: stateAccept, ir.StateReject: stateReject}
 	for i, st := range p.States {
@@ -603,6 +611,9 @@ func (sw *Switch) runParserBlock(cp *compiledParser, pkt *packet, hdr, meta, md 
 	fr.slots[cp.params[1]] = hdr
 	fr.slots[cp.params[2]] = meta
 	fr.slots[cp.params[3]] = md
+	for i, slot := range cp.slots {
+		fr.slots[slot] = zero(cp.locals[i].Type)
+	}
 	state := cp.start
 	for steps := 0; state >= 0; steps++ {
 		if steps == maxParserSteps {

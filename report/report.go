@@ -87,11 +87,14 @@ type Related struct {
 
 // Alloc is phase 3's outcome.
 type Alloc struct {
-	Solver  string  `json:"solver"`
-	Mode    string  `json:"mode"`
-	Proven  bool    `json:"proven_optimal"`
-	Seconds float64 `json:"seconds"`
-	Tables  int     `json:"tables"`
+	Solver string `json:"solver"`
+	Mode   string `json:"mode"`
+	Proven bool   `json:"proven_optimal"`
+	// LowerBound is the stages no placement can go below (the longest
+	// dependency chain; the parts and ALUs at the limits per stage).
+	LowerBound int     `json:"lower_bound"`
+	Seconds    float64 `json:"seconds"`
+	Tables     int     `json:"tables"`
 }
 
 // Action describes one synthesized action.

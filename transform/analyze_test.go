@@ -275,7 +275,7 @@ func TestCubesAgreeWithSolver(t *testing.T) {
 // run of statements around it.
 func TestSynthesizedCallNode(t *testing.T) {
 	decls := `
-    register<bit<32>, bit<32>>(1) hits;
+    register<bit<32>>(1) hits;
     action bump() { bit<32> n; hits.read(n, 0); hits.write(0, n + 1); }
     action mark() { hdr.app.b = 1; }`
 	prog := corpus.LoadSource(t, "transform_test.p4", []byte(programSource(decls, `hdr.app.a = 1; bump(); mark(); hdr.app.c = 2;`)))

@@ -318,7 +318,7 @@ func TestRewriteShapes(t *testing.T) {
 // not the apply block's, which a table's action could not see.
 func TestRewriteActionLocals(t *testing.T) {
 	decls := `
-    register<bit<32>, bit<32>>(1) hits;
+    register<bit<32>>(1) hits;
     action bump() { bit<32> n; hits.read(n, 0); n = n + 1; hits.write(0, n); hdr.app.a = n; }
     action copy() { bit<32> n; n = hdr.app.b; hdr.app.a = n; }`
 	src := programSource(decls, `if (hdr.app.x == 1) { bump(); } else if (hdr.app.x == 2) { copy(); }`)

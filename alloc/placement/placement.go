@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/p4hls/p4hls/alloc"
 	"github.com/p4hls/p4hls/ir"
@@ -32,13 +33,25 @@ type Placement struct {
 	// Nodes are the phase 1 nodes the problem's tables come from, by
 	// table index.
 	Nodes []*transform.Node
-	// Solution is nil until Solve succeeds.
-	Solution *alloc.Solution
+	// Solution is nil until Solve succeeds; LowerBound is the stages no
+	// placement can go below (Solution.Proven says it is met).
+	Solution   *alloc.Solution
+	LowerBound int
 }
 
-// Solve places the problem with solver s. A program that does not fit is
-// an *alloc.InfeasibleError that says why in the program's terms; a
-// placement that breaks a constraint is an internal error.
+// ExactBudget is how long a solver may look for a placement better than
+// the greedy one before the greedy one is taken (its bound said): the
+// exact encodings' time grows fast with the problem, and a compile must
+// answer.
+const ExactBudget = 10 * time.Second
+
+// Solve places the problem: first by list scheduling (alloc.Greedy); a
+// greedy placement that meets the lower bound is optimal, and in
+// feasible mode any one will do. Otherwise solver s looks for a better
+// one within the greedy placement's stages and ExactBudget, and the
+// greedy one stands when it finds none in time. A program that does not
+// fit is an *alloc.InfeasibleError that says why in the program's terms;
+// a placement that breaks a constraint is an internal error.
 func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode) error {
 	if msg := alloc.ChainTooLong(pl.Problem); msg != "" {
 		// No placement can beat the longest chain: say so without the
@@ -49,19 +62,44 @@ func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode)
 		// No relaxed limit would help: say what would.
 		return &alloc.InfeasibleError{Why: msg}
 	}
-	sol, err := s.Solve(ctx, pl.Problem, mode)
+	pl.LowerBound = alloc.LowerBound(pl.Problem)
+	greedy := alloc.Greedy(pl.Problem)
+	if greedy != nil {
+		greedy.Mode, greedy.Proven = mode, greedy.Stages <= pl.LowerBound
+		if mode == alloc.Feasible || greedy.Proven {
+			pl.Solution = greedy
+			return nil
+		}
+	}
+	sol, err := pl.exact(ctx, s, mode, greedy)
 	var inf *alloc.InfeasibleError
 	switch {
+	case err == nil:
+	case greedy != nil && ctx.Err() == nil:
+		sol = greedy // the solver ran out of its budget: the greedy placement and its bound
 	case errors.As(err, &inf):
 		return &alloc.InfeasibleError{Why: alloc.Explain(ctx, s, pl.Problem)}
-	case err != nil:
+	default:
 		return fmt.Errorf("allocating: %w", err)
 	}
 	if err := alloc.Validate(pl.Problem, sol); err != nil {
-		return fmt.Errorf("internal error: the %s placement breaks a constraint: %w", s.Name(), err)
+		return fmt.Errorf("internal error: the %s placement breaks a constraint: %w", sol.Solver, err)
 	}
 	pl.Solution = sol
 	return nil
+}
+
+// exact runs the solver, within the greedy placement's stages and
+// ExactBudget when there is one.
+func (pl *Placement) exact(ctx context.Context, s alloc.Solver, mode alloc.Mode, greedy *alloc.Solution) (*alloc.Solution, error) {
+	if greedy == nil {
+		return s.Solve(ctx, pl.Problem, mode)
+	}
+	q := *pl.Problem
+	q.Limits.Stages = greedy.Stages
+	ctx, cancel := context.WithTimeout(ctx, ExactBudget)
+	defer cancel()
+	return s.Solve(ctx, &q, mode)
 }
 
 // StageUsage is what one stage holds.

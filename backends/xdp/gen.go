@@ -25,6 +25,10 @@ type gen struct {
 	b    strings.Builder
 	ind  int
 	err  error
+	// at is the P4 construct being written: each C line ends with a
+	// comment naming its place (kernel.PlaceMarker), so that clang's line
+	// information leads from an instruction back to the P4 source.
+	at diag.Span
 
 	names   map[*ir.Var]string
 	structs map[*ir.Struct]bool
@@ -78,7 +82,20 @@ func (g *gen) fail(sp diag.Span, format string, args ...any) {
 func (g *gen) line(format string, args ...any) {
 	g.b.WriteString(strings.Repeat("\t", g.ind))
 	fmt.Fprintf(&g.b, format, args...)
+	if g.at.File != "" && g.at.Start.Line > 0 {
+		fmt.Fprintf(&g.b, " %s%s:%d", kernel.PlaceMarker, g.at.File, g.at.Start.Line)
+	}
 	g.b.WriteByte('\n')
+}
+
+// writing makes sp the place of the lines written until the returned
+// function restores the last one.
+func (g *gen) writing(sp diag.Span) func() {
+	saved := g.at
+	if sp.File != "" {
+		g.at = sp
+	}
+	return func() { g.at = saved }
 }
 
 func (g *gen) label() int {

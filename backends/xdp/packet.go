@@ -228,10 +228,12 @@ func stateLabel(name string) string {
 }
 
 func (g *gen) transition(st *ir.State) {
+	defer g.writing(st.Span)()
 	if st.Select == nil {
 		g.line("goto %s;", stateLabel(st.Next))
 		return
 	}
+	defer g.writing(st.Select.Span)()
 	vals := make([]string, len(st.Select.Exprs))
 	for i, e := range st.Select.Exprs {
 		vals[i] = fmt.Sprintf("sel%d", g.label())

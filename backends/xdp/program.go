@@ -310,6 +310,7 @@ func (g *gen) deparser(c *ir.Control) {
 		}
 		size := ir.WidthBits(s) / 8
 		hv := g.lvalue(h)
+		restore := g.writing(h.Span())
 		g.line("if (%s.valid_) {", hv)
 		g.ind++
 		g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
@@ -335,6 +336,7 @@ func (g *gen) deparser(c *ir.Control) {
 		g.line("off += %d;", size)
 		g.ind--
 		g.line("}")
+		restore()
 	}
 	g.ind--
 	g.line("}")

@@ -23,6 +23,7 @@ func (g *gen) nested(ss []ir.Stmt) {
 }
 
 func (g *gen) stmt(s ir.Stmt) {
+	defer g.writing(s.Span())()
 	switch s := s.(type) {
 	case *ir.Assign:
 		g.assign(s.LHS, s.RHS)

@@ -74,14 +74,20 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile")
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
-	packets := fs.Int("packets", 1_000_000, "sim: run `N` packets through each program")
+	stages := fs.Int("stages", 0, "sweep: the target has `N` stages (default: Tofino's 12)")
+	var conf conformanceOptions
+	fs.StringVar(&conf.Root, "p4c", "", "conformance: the checkout of p4c, `DIR`, whose testdata and p4include are read")
+	fs.BoolVar(&conf.Bundled, "bundled", false, "conformance: include p4hls's bundled headers, not p4c's p4include")
+	fs.IntVar(&conf.Jobs, "j", defaultJobs(), "conformance: check `N` programs at once")
+	failures := fs.String("failures", "", "conformance: write the programs p4hls and p4c disagree on to `FILE`")
+	packets := fs.Int("packets", 1_000_000, "sim: run `N` packets through each program (hxdp: 10,000 by default)")
 	var so benchServeOptions
 	fs.StringVar(&so.server, "server", "", "serve: load the server at `ADDR` (default: one started in this process)")
 	fs.IntVar(&so.concurrency, "concurrency", 50, "serve: send `N` compiles at once")
 	fs.IntVar(&so.soak, "soak", 0, "serve: then run `N` compiles in a loop and print goroutines, heap and solver contexts before and after")
 	fs.IntVar(&so.maxCompiles, "max-compiles", 2, "serve: the started server runs `N` compiles at once")
 	fs.IntVar(&so.maxQueue, "max-queue", 48, "serve: and lets `N` more wait")
-	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp|sim", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve, xdp or sim"}
+	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp|hxdp|sim|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim or conformance"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -93,7 +99,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case "alloc":
 		return benchAlloc(ctx, *corpus, *jsonOut, *timeout, stdout, stderr)
 	case "sweep":
-		return benchSweep(ctx, *tables, *jsonOut, *timeout, stdout, stderr)
+		return benchSweep(ctx, *tables, *stages, *jsonOut, *timeout, stdout, stderr)
+	case "conformance":
+		// A program that takes this long is hung; a compile's limit is not
+		// a check's.
+		conf.Timeout = 20 * time.Second
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "timeout" {
+				conf.Timeout = *timeout
+			}
+		})
+		return benchConformance(ctx, conf, *jsonOut, *failures, stdout, stderr)
 	case "serve":
 		so.corpus, so.jsonOut, so.results = *corpus, *jsonOut, store.NewMemory(store.DefaultMemoryBytes)
 		return benchServe(ctx, so, stdout, stderr)
@@ -101,9 +117,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return runBenchXDP(ctx, *jsonOut, stdout, stderr)
 	case "sim":
 		return benchSim(ctx, *corpus, *packets, *jsonOut, stdout, stderr)
+	case "hxdp":
+		n := 10_000
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "packets" {
+				n = *packets
+			}
+		})
+		return benchHXDP(ctx, *corpus, n, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve, xdp or sim", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim or conformance", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.

@@ -96,7 +96,7 @@ func TestCompileFailures(t *testing.T) {
 }
 
 func TestBenchUsage(t *testing.T) {
-	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc, sweep, serve, xdp or sim\nrun 'p4hls bench --help' for usage\n"
+	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc, sweep, serve, xdp, hxdp, sim or conformance\nrun 'p4hls bench --help' for usage\n"
 	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
@@ -360,12 +360,15 @@ func TestTargets(t *testing.T) {
 		stages int
 		alu    string
 	}{{"tofino", 12, "stateful"}, {"menshen", 6, "if_else"}, {"banzai", 32, "pair"}}
-	// Then xdp, a processor: no stages, no ALUs, its CPU port option.
-	if len(infos) != len(want)+1 {
+	// Then xdp and hxdp, processors: no stages, no ALUs, the CPU port
+	// option (hxdp's program is xdp's).
+	if len(infos) != len(want)+2 {
 		t.Fatalf("%d targets", len(infos))
 	}
-	if x := infos[3]; x.Name != "xdp" || x.Limits.Stages != 0 || len(x.ALUs) != 0 || len(x.Options) != 1 || x.Options[0].Name != "cpu-port" || x.Options[0].Default != "510" {
-		t.Errorf("target 3: %+v, want xdp without stages or ALUs, option cpu-port=510", x)
+	for i, name := range []string{"xdp", "hxdp"} {
+		if x := infos[3+i]; x.Name != name || x.Limits.Stages != 0 || len(x.ALUs) != 0 || len(x.Options) != 1 || x.Options[0].Name != "cpu-port" || x.Options[0].Default != "510" {
+			t.Errorf("target %d: %+v, want %s without stages or ALUs, option cpu-port=510", 3+i, x, name)
+		}
 	}
 	for i, w := range want {
 		got := infos[i]

@@ -145,6 +145,15 @@ func tofinoOverCorpus(t *testing.T, bin string, files []string) {
 			t.Errorf("tofino %s: the TNA program does not check: exit %d\n%s", name, code, stderr)
 			continue
 		}
+		// With Intel's tna.p4 too, where P4HLS_INTEL_TNA names its folder
+		// (p4c's backends/tofino/bf-p4c/p4include): the bundled tna.p4
+		// declares what Intel's does, so a program checking with one
+		// checks with the other.
+		if intel := os.Getenv("P4HLS_INTEL_TNA"); intel != "" {
+			if code, stderr := runBinary(t, bin, "check", "-D__TARGET_TOFINO__=1", "-I"+intel, tna); code != exitOK {
+				t.Errorf("tofino %s: the TNA program does not check with Intel's tna.p4: exit %d\n%s", name, code, stderr)
+			}
+		}
 		stf := strings.TrimSuffix(file, ".p4") + ".stf"
 		if _, err := os.Stat(stf); err == nil {
 			if code, stderr := runBinary(t, bin, "sim", tna, stf); code != exitOK {

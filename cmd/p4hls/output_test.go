@@ -109,6 +109,7 @@ func TestDocumentedKeys(t *testing.T) {
 		{"--target", "xdp", "-I", filepath.Join(corpus, "include"), "-D", "UNUSED=1", "ok/ipv4_lpm.p4"},
 		{"--target", "xdp", "../../backends/xdp/testdata/counters.p4"},
 		{"--target", "xdp", "../../backends/xdp/testdata/sketch.p4"},
+		{"--target", "hxdp", "ok/ecmp.p4"},
 	}
 	written := map[string]map[string]bool{"operand": {}}
 	for _, args := range compiles {

@@ -69,7 +69,7 @@ func parseArgs(ctx context.Context, fs *flag.FlagSet, args []string, want operan
 	help := fs.Usage
 	fs.Usage = func() {} // the flag package calls it on every error
 	fs.SetOutput(io.Discard)
-	ops, err := parseInterspersed(fs, args)
+	ops, err := parseInterspersed(fs, splitAttached(fs, args))
 	fs.Usage = help
 	if err == nil {
 		err = want.check(ops)
@@ -82,6 +82,24 @@ func parseArgs(ctx context.Context, fs *flag.FlagSet, args []string, want operan
 		return nil, usageError(stderr, fs.Name(), "%s", respellFlags(err.Error())), true
 	}
 	return ops, exitOK, false
+}
+
+// splitAttached spells -DNAME=VALUE and -IDIR, written attached as cpp and
+// p4c take them, as the flag package reads them: -D NAME=VALUE, -I DIR. It
+// does so only for the one-letter flags fs defines, and stops at --.
+func splitAttached(fs *flag.FlagSet, args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[2] != '=' && (a[1] == 'D' || a[1] == 'I') && fs.Lookup(a[1:2]) != nil {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // usageError reports a bad command line of command cmd ("" for p4hls

@@ -190,10 +190,21 @@ func (p *state) file(name string, src []byte, from diag.Span) {
 		lineNo := i + 1
 		line := lines[i]
 		// Splice lines that end in a backslash; keep the line count by
-		// emitting empty lines for the continuation lines.
-		extra := 0
-		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
-			line = line[:len(line)-1] + lines[i+1]
+		// emitting empty lines for the continuation lines. A backslash
+		// followed by spaces splices too, with a warning, as gcc does.
+		extra, physical := 0, 0 // physical: where the last spliced line starts in line
+		for i+1 < len(lines) {
+			trimmed := strings.TrimRight(line, " \t")
+			if !strings.HasSuffix(trimmed, "\\") {
+				break
+			}
+			if len(trimmed) < len(line) {
+				at := diag.Pos{Line: lineNo + extra, Col: len(trimmed) - physical}
+				p.diags.Warnf(diag.Span{File: name, Start: at, End: diag.Pos{Line: at.Line, Col: at.Col + 1}}, diag.BadDirective,
+					"backslash and newline separated by space")
+			}
+			physical = len(trimmed) - 1
+			line = trimmed[:physical] + lines[i+1]
 			i++
 			extra++
 		}

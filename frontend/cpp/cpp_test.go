@@ -54,6 +54,12 @@ func TestPreprocess(t *testing.T) {
 			want:  []string{"bit<8>x;"},
 		},
 		{
+			name:  "a backslash and spaces before the newline splice, with gcc's warning",
+			files: map[string]string{"main.p4": "#define SUM(a) a + \\  \n  1\nx = SUM(2);\n"},
+			want:  []string{"x=2+1;"},
+			diags: []string{"main.p4:1:20: warning: backslash and newline separated by space"},
+		},
+		{
 			name:  "function macro and nesting",
 			files: map[string]string{"main.p4": "#define SQ(a) ((a)*(a))\n#define TWO 2\nx = SQ(TWO+1);\n"},
 			want:  []string{"x=((2+1)*(2+1));"},

@@ -37,6 +37,11 @@ extern packet_out {
 /* Reject the packet with error toSignal when check is false. */
 extern void verify(in bool check, in error toSignal);
 
+/* A check made when the program is compiled: an error when check is false
+ * (with message, when given); its value is true. */
+extern bool static_assert(bool check, string message);
+extern bool static_assert(bool check);
+
 /* The built-in action that does nothing. */
 @noWarn("unused")
 action NoAction() {}

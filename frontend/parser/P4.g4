@@ -62,6 +62,7 @@ annotations
 
 annotation
     : AT name (LPAREN annotationBody RPAREN | LBRACKET structuredAnnotationBody RBRACKET)?
+    | PRAGMA_LINE
     ;
 
 annotationBody
@@ -113,7 +114,7 @@ packageTypeDeclaration
     ;
 
 instantiation
-    : annotations? typeRef LPAREN argumentList RPAREN name (ASSIGN objectInitializer)? SEMI
+    : annotations? typeRef LPAREN argumentList RPAREN name (LBRACKET expression RBRACKET)? (ASSIGN objectInitializer)? SEMI
     ;
 
 objectInitializer
@@ -165,8 +166,9 @@ selectCase
     : keysetExpression COLON name SEMI
     ;
 
+// A parenthesized list of one keyset is that keyset.
 keysetExpression
-    : LPAREN simpleKeysetExpression (COMMA simpleKeysetExpression)+ RPAREN
+    : LPAREN simpleKeysetExpression (COMMA simpleKeysetExpression)* RPAREN
     | simpleKeysetExpression
     ;
 
@@ -247,8 +249,26 @@ baseType
     | VARBIT LT widthExpression GT
     ;
 
+// A width is an integer, a parenthesized expression, or a sum or product
+// of those and constant names: the full expression grammar would read the
+// closing > as a comparison.
 widthExpression
     : INTEGER
+    | LPAREN expression RPAREN
+    | widthSum
+    ;
+
+widthSum
+    : widthProduct (op+=(PLUS | MINUS) widthProduct)*
+    ;
+
+widthProduct
+    : widthAtom (op+=(MUL | DIV | MOD) widthAtom)*
+    ;
+
+widthAtom
+    : INTEGER
+    | DOT? nonTypeName
     | LPAREN expression RPAREN
     ;
 
@@ -257,7 +277,7 @@ specializedType
     ;
 
 tupleType
-    : TUPLE LT typeArgumentList GT
+    : TUPLE LT typeArgumentList? GT
     | LIST LT typeArgumentList GT
     ;
 
@@ -298,8 +318,9 @@ structTypeDeclaration
     : annotations? STRUCT name typeParameters? LBRACE structField* RBRACE
     ;
 
+// T name[N] is T[N] name, as p4c also reads it.
 structField
-    : annotations? typeRef name SEMI
+    : annotations? typeRef name (LBRACKET expression RBRACKET)? SEMI
     ;
 
 enumDeclaration
@@ -320,7 +341,7 @@ matchKindDeclaration
     ;
 
 typedefDeclaration
-    : annotations? (TYPEDEF | TYPE) typeRef name
+    : annotations? (TYPEDEF | TYPE) (typeRef | derivedTypeDeclaration) name
     ;
 
 // ---------------------------------------------------------------- statements
@@ -414,7 +435,13 @@ switchLabel
 
 forStatement
     : annotations? FOR LPAREN forInit? SEMI expression? SEMI forUpdate? RPAREN statement
-    | annotations? FOR LPAREN typeRef name IN expression RPAREN statement
+    | annotations? FOR LPAREN typeRef name IN forCollection RPAREN statement
+    ;
+
+// What a for-in loop runs over: a range lo .. hi, or a header stack or list.
+forCollection
+    : expression RANGE expression
+    | expression
     ;
 
 forInit
@@ -464,7 +491,7 @@ keyElement
     ;
 
 actionRef
-    : annotations? name (LPAREN argumentList RPAREN)?
+    : annotations? DOT? name (LPAREN argumentList RPAREN)?
     ;
 
 entry
@@ -514,6 +541,7 @@ expression
     | expression DOT name                                              # memberExpr
     | expression LBRACKET expression RBRACKET                          # indexExpr
     | expression LBRACKET expression COLON expression RBRACKET         # sliceExpr
+    | expression LBRACKET expression PLUS_COLON expression RBRACKET    # plusSliceExpr
     | expression (LT typeArgumentList GT)? LPAREN argumentList RPAREN  # callExpr
     | op=(NOT | COMPLEMENT | MINUS | PLUS) expression                  # unaryExpr
     | LPAREN typeRef RPAREN expression                                 # castExpr
@@ -539,11 +567,13 @@ primary
     | DOT? nonTypeName                               # nameExpr
     // A type name is a value only as T.member (an enum member) or in a
     // constructor call; allowing it alone would make (T) -x ambiguous.
-    | typeName DOT name                              # typeMemberExpr
+    | typeName (LT typeArgumentList GT)? DOT name    # typeMemberExpr
     | typeName (LT typeArgumentList GT)? LPAREN argumentList RPAREN # constructorExpr
     | ERROR                                          # errorExpr
+    | INVALID_HEADER                                 # invalidExpr
+    | DOTS                                           # dotsExpr
     | LBRACE expressionList COMMA? RBRACE            # listExpr
-    | LBRACE kvPair (COMMA kvPair)* COMMA? RBRACE    # structExpr
+    | LBRACE kvPair (COMMA kvPair)* (COMMA DOTS)? COMMA? RBRACE # structExpr
     | LPAREN expression RPAREN                       # parenExpr
     ;
 
@@ -600,7 +630,10 @@ VOID         : 'void';
 DONTCARE     : '_';
 
 MASK          : '&&&';
+DOTS          : '...';
 RANGE         : '..';
+INVALID_HEADER : '{#}';
+PLUS_COLON    : '+:';
 SHL_ASSIGN    : '<<=';
 SATADD_ASSIGN : '|+|=';
 SATSUB_ASSIGN : '|-|=';
@@ -663,13 +696,20 @@ INTEGER
     : [0-9] [0-9A-Za-z_]*
     ;
 
+// A string may span lines, as p4c's do (long annotation bodies).
 STRING_LITERAL
-    : '"' ( '\\' . | ~["\\\r\n] )* '"'
+    : '"' ( '\\' . | ~["\\] )* '"'
     ;
 
 // An unterminated string becomes one token the frontend reports.
 UNTERMINATED_STRING
-    : '"' ( '\\' . | ~["\\\r\n] )*
+    : '"' ( '\\' . | ~["\\] )* EOF
+    ;
+
+// p4c's older annotation form, @pragma NAME tokens... to the end of the
+// line (a string in it may span lines). The frontend splits it.
+PRAGMA_LINE
+    : '@pragma' [ \t]+ ( '"' ( '\\' . | ~["\\] )* '"' | ~["\r\n] )*
     ;
 
 WS

@@ -63,7 +63,7 @@ func CounterProgram(t testing.TB, body string) *ir.Program {
 header app_t { bit<32> sample; }
 #include "../include/bench.p4"
 control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) count;
+    register<bit<32>>(1) count;
     action a() {
         @atomic {
             bit<32> c;

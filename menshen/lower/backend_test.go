@@ -103,7 +103,7 @@ BENCH_MAIN
 // TestMenshenRefuses: what the target lacks is an error that says what,
 // and where.
 func TestMenshenRefuses(t *testing.T) {
-	counter := `register<bit<32>, bit<32>>(SIZE) r;
+	counter := `register<bit<32>>(SIZE) r;
     action count() { @atomic { bit<32> v; r.read(v, 0); v = v + 1; r.write(0, v); hdr.app.x = v; } }
     table t { actions = { count; } default_action = count(); }`
 	tests := []struct {
@@ -113,7 +113,7 @@ func TestMenshenRefuses(t *testing.T) {
 	}{
 		{"register cells", "bit<32> x;", strings.Replace(counter, "SIZE", "4", 1), "t.apply();",
 			"x.p4:6:1: register r has 4 cells; a Menshen ALU holds one 32-bit word"},
-		{"narrow ALU field", "bit<16> x;", `register<bit<32>, bit<32>>(1) r;
+		{"narrow ALU field", "bit<16> x;", `register<bit<32>>(1) r;
     action count() { @atomic { bit<32> v; r.read(v, 0); v = v + (bit<32>)hdr.app.x; r.write(0, v); } }
     table t { actions = { count; } default_action = count(); }`, "t.apply();",
 			"reads hdr.app.x (16 bits) with ALUs; Menshen's ALUs compute on whole 32-bit containers"},

@@ -203,8 +203,8 @@ func TestErrorsPointAtTheSource(t *testing.T) {
 // colour and the hash reach the packet. Other externs stay refused.
 func TestTofinoEgressExterns(t *testing.T) {
 	const decls = "    action age() {"
-	const externs = `    counter<bit<32>>(16, CounterType.packets) port_count;
-    meter<bit<32>>(16, MeterType.bytes) port_meter;
+	const externs = `    counter(16, CounterType.packets) port_count;
+    meter(16, MeterType.bytes) port_meter;
     action age() {`
 	const apply = "        if (sm.egress_port == sm.ingress_port) {"
 	const uses = `        port_count.count((bit<32>) sm.egress_port & 15);
@@ -222,10 +222,10 @@ func TestTofinoEgressExterns(t *testing.T) {
 		{"a Checksum16", "control MyEgress(", "Checksum16() gck;\ncontrol MyEgress(",
 			"egress_bridge.p4:67:9: the apply block: hdr.ipv4.identification = gck.get({hdr.ipv4.srcAddr}): the Tofino backend computes a Checksum16 in the ingress deparser, from the ingress's last statement only",
 			apply, "        hdr.ipv4.identification = gck.get({ hdr.ipv4.srcAddr });\n" + apply},
-		{"a global counter", "control MyEgress(", "counter<bit<32>>(16, CounterType.packets) shared;\ncontrol MyEgress(",
+		{"a global counter", "control MyEgress(", "counter(16, CounterType.packets) shared;\ncontrol MyEgress(",
 			"egress_bridge.p4:67:9: the apply block: shared is declared outside the egress control; on Tofino the ingress and the egress cannot share it",
 			apply, "        shared.count(32w1);\n" + apply},
-		{"a register", decls, "    register<bit<32>, bit<32>>(4) r;\n" + decls,
+		{"a register", decls, "    register<bit<32>>(4) r;\n" + decls,
 			"extern r in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only", "", ""},
 	})
 }

@@ -30,11 +30,6 @@ type intelDecl struct {
 	why            string
 }
 
-// notOptional: p4hls's frontend does not read @optional parameters yet (a
-// call that leaves one out does not check), so the bundled header leaves
-// out the parameters the written programs never pass.
-const notOptional = "p4hls's frontend does not read @optional parameters yet; the written programs never pass them"
-
 var intelDecls = map[string]intelDecl{
 	// tofino1_specs.p4 (PORT_ID_WIDTH is 9, QUEUE_ID_WIDTH 5, ...).
 	"PortId_t":           {lines: []string{"typedef bit<9> PortId_t;"}},
@@ -57,37 +52,24 @@ var intelDecls = map[string]intelDecl{
 		"T read(in I index);", "T write(in I index, in T value);"}},
 	"RegisterAction": {
 		lines: []string{"extern RegisterAction<T, I, U> {", "RegisterAction(Register<_, _> reg);", "U execute(in I index);", "U execute_log();",
-			"@synchronous(execute, execute_log) abstract void apply(inout T value, @optional out U rv);"},
-		bundled: []string{"extern RegisterAction<T, I, U> {", "RegisterAction(Register<T, I> reg);", "U execute(in I index);", "U execute_log();",
-			"@synchronous(execute, execute_log) abstract void apply(inout T value, @optional out U rv);"},
-		why: "p4hls's frontend does not match a Register<bit<32>, bit<32>> argument with Register<_, _> yet"},
-	"Counter": {lines: []string{"extern Counter<W, I> {", "Counter(bit<32> size, CounterType_t type);", "void count(in I index, @optional in bit<32> adjust_byte_count);"},
-		bundled: []string{"extern Counter<W, I> {", "Counter(bit<32> size, CounterType_t type);", "void count(in I index);"}, why: notOptional},
-	"DirectCounter": {lines: []string{"extern DirectCounter<W> {", "DirectCounter(CounterType_t type);", "void count(@optional in bit<32> adjust_byte_count);"},
-		bundled: []string{"extern DirectCounter<W> {", "DirectCounter(CounterType_t type);", "void count();"}, why: notOptional},
-	"Meter": {lines: []string{"extern Meter<I> {", "Meter(bit<32> size, MeterType_t type);", "bit<8> execute(in I index, @optional in bit<32> adjust_byte_count);"},
-		bundled: []string{"extern Meter<I> {", "Meter(bit<32> size, MeterType_t type);", "bit<8> execute(in I index);"}, why: notOptional},
-	"DirectMeter": {lines: []string{"extern DirectMeter {", "DirectMeter(MeterType_t type);", "bit<8> execute(@optional in bit<32> adjust_byte_count);"},
-		bundled: []string{"extern DirectMeter {", "DirectMeter(MeterType_t type);", "bit<8> execute();"}, why: notOptional},
-	"Digest": {lines: []string{"extern Digest<T> {", "Digest(DigestType_t digest_type);", "void pack(in T data);"}},
+			"@synchronous(execute, execute_log) abstract void apply(inout T value, @optional out U rv);"}},
+	"Counter":       {lines: []string{"extern Counter<W, I> {", "Counter(bit<32> size, CounterType_t type);", "void count(in I index, @optional in bit<32> adjust_byte_count);"}},
+	"DirectCounter": {lines: []string{"extern DirectCounter<W> {", "DirectCounter(CounterType_t type);", "void count(@optional in bit<32> adjust_byte_count);"}},
+	"Meter":         {lines: []string{"extern Meter<I> {", "Meter(bit<32> size, MeterType_t type);", "bit<8> execute(in I index, @optional in bit<32> adjust_byte_count);"}},
+	"DirectMeter":   {lines: []string{"extern DirectMeter {", "DirectMeter(MeterType_t type);", "bit<8> execute(@optional in bit<32> adjust_byte_count);"}},
+	"Digest":        {lines: []string{"extern Digest<T> {", "Digest(DigestType_t digest_type);", "void pack(in T data);"}},
 	"Checksum": {lines: []string{"extern Checksum {", "Checksum();", "void add<T>(in T data);", "bool verify();", "bit<16> get();",
-		"bit<16> update<T>(in T data, @optional in bool zeros_as_ones);"},
-		bundled: []string{"extern Checksum {", "Checksum();", "void add<T>(in T data);", "bool verify();", "bit<16> get();",
-			"bit<16> update<T>(in T data);"}, why: notOptional},
+		"bit<16> update<T>(in T data, @optional in bool zeros_as_ones);"}},
 	// tofino1_arch.p4.
 	"IngressParserT": {lines: []string{"parser IngressParserT<H, M>(packet_in pkt, out H hdr, out M ig_md, @optional out ingress_intrinsic_metadata_t ig_intr_md, " +
-		"@optional out ingress_intrinsic_metadata_for_tm_t ig_intr_md_for_tm, @optional out ingress_intrinsic_metadata_from_parser_t ig_intr_md_from_prsr);"},
-		bundled: []string{"parser IngressParserT<H, M>(packet_in pkt, out H hdr, out M ig_md, out ingress_intrinsic_metadata_t ig_intr_md);"}, why: notOptional},
+		"@optional out ingress_intrinsic_metadata_for_tm_t ig_intr_md_for_tm, @optional out ingress_intrinsic_metadata_from_parser_t ig_intr_md_from_prsr);"}},
 	"IngressT": {lines: []string{"control IngressT<H, M>(inout H hdr, inout M ig_md, @optional in ingress_intrinsic_metadata_t ig_intr_md, " +
 		"@optional in ingress_intrinsic_metadata_from_parser_t ig_intr_md_from_prsr, @optional inout ingress_intrinsic_metadata_for_deparser_t ig_intr_md_for_dprsr, " +
-		"@optional inout ingress_intrinsic_metadata_for_tm_t ig_intr_md_for_tm);"},
-		bundled: []string{"control IngressT<H, M>(inout H hdr, inout M ig_md, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, " +
-			"inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md);"}, why: notOptional},
+		"@optional inout ingress_intrinsic_metadata_for_tm_t ig_intr_md_for_tm);"}},
 	"Pipeline": {lines: []string{"package Pipeline<IH, IM, EH, EM>(IngressParserT<IH, IM> ingress_parser, IngressT<IH, IM> ingress, " +
 		"IngressDeparserT<IH, IM> ingress_deparser, EgressParserT<EH, EM> egress_parser, EgressT<EH, EM> egress, EgressDeparserT<EH, EM> egress_deparser);"}},
 	"Switch": {lines: []string{"package Switch<IH0, IM0, EH0, EM0, IH1, IM1, EH1, EM1, IH2, IM2, EH2, EM2, IH3, IM3, EH3, EM3>(Pipeline<IH0, IM0, EH0, EM0> pipe0, " +
-		"@optional Pipeline<IH1, IM1, EH1, EM1> pipe1, @optional Pipeline<IH2, IM2, EH2, EM2> pipe2, @optional Pipeline<IH3, IM3, EH3, EM3> pipe3);"},
-		bundled: []string{"package Switch<IH0, IM0, EH0, EM0>(Pipeline<IH0, IM0, EH0, EM0> pipe0);"}, why: notOptional},
+		"@optional Pipeline<IH1, IM1, EH1, EM1> pipe1, @optional Pipeline<IH2, IM2, EH2, EM2> pipe2, @optional Pipeline<IH3, IM3, EH3, EM3> pipe3);"}},
 }
 
 // intelTypes are the types the written programs use, as Intel declares
@@ -120,10 +102,11 @@ func normalized(text string) string {
 	return strings.NewReplacer("( ", "(", " )", ")").Replace(text)
 }
 
-// declaredIn lists the names a header declares at its top level.
+// declaredIn lists the names a header declares at its top level: an extern
+// function's name is the one before its parameters (extern T max<T>(...)).
 func declaredIn(text string) map[string]bool {
 	out := map[string]bool{}
-	for _, m := range regexp.MustCompile(`\b(?:extern|struct|header|enum(?: bit<\d+>)?|parser|control|package)\s+(\w+)|typedef [^;]*?\b(\w+);|const [^=;]*?\b(\w+) =`).FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile(`\bextern [^;{]*?\b(\w+)\s*(?:<[\w, ]*>)?\s*\(|\b(?:extern|struct|header|enum(?: bit<\d+>)?|parser|control|package)\s+(\w+)|typedef [^;]*?\b(\w+);|const [^=;]*?\b(\w+) =`).FindAllStringSubmatch(text, -1) {
 		for _, name := range m[1:] {
 			if name != "" {
 				out[name] = true

@@ -16,6 +16,12 @@ const (
 	SourceFile = "prog.c"    // the generated C clang compiled, for people to read
 )
 
+// PlaceMarker starts the comment that ends a line of prog.c written for a
+// P4 construct: "// @ FILE:LINE", the construct's file and line. clang's
+// line information names each instruction's C line, so a reader of
+// prog.o finds the P4 line of an instruction (the hxdp target's listing).
+const PlaceMarker = "// @ "
+
 // The program's ELF section and function.
 const (
 	Section  = "xdp"

@@ -22,9 +22,9 @@ parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_met
 control VC(inout headers hdr, inout metadata meta) { apply { } }
 
 control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
-    register<bit<32>, bit<32>>(1024) row0;
-    register<bit<32>, bit<32>>(1024) row1;
-    register<bit<32>, bit<32>>(1) total;
+    register<bit<32>>(1024) row0;
+    register<bit<32>>(1024) row1;
+    register<bit<32>>(1) total;
 
     action count() {
         bit<32> i0;

@@ -780,8 +780,11 @@ type Report struct {
 	Alloc         *Alloc             `protobuf:"bytes,13,opt,name=alloc,proto3" json:"alloc,omitempty"`
 	Actions       []*Action          `protobuf:"bytes,14,rep,name=actions,proto3" json:"actions,omitempty"`
 	// backend is the target's own section, as JSON.
-	Backend       *structpb.Struct `protobuf:"bytes,15,opt,name=backend,proto3" json:"backend,omitempty"`
-	Artifacts     []*ArtifactInfo  `protobuf:"bytes,16,rep,name=artifacts,proto3" json:"artifacts,omitempty"`
+	Backend   *structpb.Struct `protobuf:"bytes,15,opt,name=backend,proto3" json:"backend,omitempty"`
+	Artifacts []*ArtifactInfo  `protobuf:"bytes,16,rep,name=artifacts,proto3" json:"artifacts,omitempty"`
+	// Cached query answers that did not hold for their query (damaged or
+	// forged); their queries ran again.
+	CacheRejected int32 `protobuf:"varint,17,opt,name=cache_rejected,json=cacheRejected,proto3" json:"cache_rejected,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -926,6 +929,13 @@ func (x *Report) GetArtifacts() []*ArtifactInfo {
 		return x.Artifacts
 	}
 	return nil
+}
+
+func (x *Report) GetCacheRejected() int32 {
+	if x != nil {
+		return x.CacheRejected
+	}
+	return 0
 }
 
 type StageUsage struct {
@@ -1453,6 +1463,9 @@ type Alloc struct {
 	ProvenOptimal bool                   `protobuf:"varint,3,opt,name=proven_optimal,json=provenOptimal,proto3" json:"proven_optimal,omitempty"`
 	Seconds       float64                `protobuf:"fixed64,4,opt,name=seconds,proto3" json:"seconds,omitempty"`
 	Tables        int32                  `protobuf:"varint,5,opt,name=tables,proto3" json:"tables,omitempty"`
+	// The stages no placement can go below (the longest dependency chain;
+	// the parts and ALUs at the limits per stage).
+	LowerBound    int32 `protobuf:"varint,6,opt,name=lower_bound,json=lowerBound,proto3" json:"lower_bound,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1522,6 +1535,13 @@ func (x *Alloc) GetTables() int32 {
 	return 0
 }
 
+func (x *Alloc) GetLowerBound() int32 {
+	if x != nil {
+		return x.LowerBound
+	}
+	return 0
+}
+
 type Action struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -1531,6 +1551,9 @@ type Action struct {
 	Queries       int32                  `protobuf:"varint,5,opt,name=queries,proto3" json:"queries,omitempty"`
 	CacheHits     int32                  `protobuf:"varint,6,opt,name=cache_hits,json=cacheHits,proto3" json:"cache_hits,omitempty"`
 	Seconds       float64                `protobuf:"fixed64,7,opt,name=seconds,proto3" json:"seconds,omitempty"`
+	// The action's assume and assert statements: its ALUs are proven right
+	// only on inputs that meet them.
+	Preconditions []*Precondition `protobuf:"bytes,8,rep,name=preconditions,proto3" json:"preconditions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1614,6 +1637,75 @@ func (x *Action) GetSeconds() float64 {
 	return 0
 }
 
+func (x *Action) GetPreconditions() []*Precondition {
+	if x != nil {
+		return x.Preconditions
+	}
+	return nil
+}
+
+type Precondition struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// kind: assume or assert.
+	Kind      string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Condition string `protobuf:"bytes,2,opt,name=condition,proto3" json:"condition,omitempty"`
+	// at: file:line:column of the statement.
+	At            string `protobuf:"bytes,3,opt,name=at,proto3" json:"at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Precondition) Reset() {
+	*x = Precondition{}
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Precondition) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Precondition) ProtoMessage() {}
+
+func (x *Precondition) ProtoReflect() protoreflect.Message {
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Precondition.ProtoReflect.Descriptor instead.
+func (*Precondition) Descriptor() ([]byte, []int) {
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Precondition) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Precondition) GetCondition() string {
+	if x != nil {
+		return x.Condition
+	}
+	return ""
+}
+
+func (x *Precondition) GetAt() string {
+	if x != nil {
+		return x.At
+	}
+	return ""
+}
+
 type ArtifactInfo struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -1626,7 +1718,7 @@ type ArtifactInfo struct {
 
 func (x *ArtifactInfo) Reset() {
 	*x = ArtifactInfo{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[19]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1638,7 +1730,7 @@ func (x *ArtifactInfo) String() string {
 func (*ArtifactInfo) ProtoMessage() {}
 
 func (x *ArtifactInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[19]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1651,7 +1743,7 @@ func (x *ArtifactInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ArtifactInfo.ProtoReflect.Descriptor instead.
 func (*ArtifactInfo) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{19}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ArtifactInfo) GetName() string {
@@ -1694,7 +1786,7 @@ type CheckRequest struct {
 
 func (x *CheckRequest) Reset() {
 	*x = CheckRequest{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[20]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1706,7 +1798,7 @@ func (x *CheckRequest) String() string {
 func (*CheckRequest) ProtoMessage() {}
 
 func (x *CheckRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[20]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1719,7 +1811,7 @@ func (x *CheckRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRequest.ProtoReflect.Descriptor instead.
 func (*CheckRequest) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{20}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CheckRequest) GetFiles() map[string]string {
@@ -1761,7 +1853,7 @@ type CheckResponse struct {
 
 func (x *CheckResponse) Reset() {
 	*x = CheckResponse{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[21]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1865,7 @@ func (x *CheckResponse) String() string {
 func (*CheckResponse) ProtoMessage() {}
 
 func (x *CheckResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[21]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1878,7 @@ func (x *CheckResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResponse.ProtoReflect.Descriptor instead.
 func (*CheckResponse) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{21}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CheckResponse) GetOk() bool {
@@ -1811,7 +1903,7 @@ type ListTargetsRequest struct {
 
 func (x *ListTargetsRequest) Reset() {
 	*x = ListTargetsRequest{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[22]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1823,7 +1915,7 @@ func (x *ListTargetsRequest) String() string {
 func (*ListTargetsRequest) ProtoMessage() {}
 
 func (x *ListTargetsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[22]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1836,7 +1928,7 @@ func (x *ListTargetsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTargetsRequest.ProtoReflect.Descriptor instead.
 func (*ListTargetsRequest) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{22}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{23}
 }
 
 type ListTargetsResponse struct {
@@ -1848,7 +1940,7 @@ type ListTargetsResponse struct {
 
 func (x *ListTargetsResponse) Reset() {
 	*x = ListTargetsResponse{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[23]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1860,7 +1952,7 @@ func (x *ListTargetsResponse) String() string {
 func (*ListTargetsResponse) ProtoMessage() {}
 
 func (x *ListTargetsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[23]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1873,7 +1965,7 @@ func (x *ListTargetsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTargetsResponse.ProtoReflect.Descriptor instead.
 func (*ListTargetsResponse) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{23}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListTargetsResponse) GetTargets() []*Target {
@@ -1898,7 +1990,7 @@ type Target struct {
 
 func (x *Target) Reset() {
 	*x = Target{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[24]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1910,7 +2002,7 @@ func (x *Target) String() string {
 func (*Target) ProtoMessage() {}
 
 func (x *Target) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[24]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1923,7 +2015,7 @@ func (x *Target) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Target.ProtoReflect.Descriptor instead.
 func (*Target) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{24}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Target) GetName() string {
@@ -1985,7 +2077,7 @@ type TargetLimits struct {
 
 func (x *TargetLimits) Reset() {
 	*x = TargetLimits{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[25]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1997,7 +2089,7 @@ func (x *TargetLimits) String() string {
 func (*TargetLimits) ProtoMessage() {}
 
 func (x *TargetLimits) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[25]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2010,7 +2102,7 @@ func (x *TargetLimits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TargetLimits.ProtoReflect.Descriptor instead.
 func (*TargetLimits) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{25}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TargetLimits) GetStages() int32 {
@@ -2090,7 +2182,7 @@ type Grammar struct {
 
 func (x *Grammar) Reset() {
 	*x = Grammar{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[26]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2102,7 +2194,7 @@ func (x *Grammar) String() string {
 func (*Grammar) ProtoMessage() {}
 
 func (x *Grammar) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[26]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2115,7 +2207,7 @@ func (x *Grammar) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grammar.ProtoReflect.Descriptor instead.
 func (*Grammar) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{26}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Grammar) GetName() string {
@@ -2157,7 +2249,7 @@ type TargetOption struct {
 
 func (x *TargetOption) Reset() {
 	*x = TargetOption{}
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[27]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2169,7 +2261,7 @@ func (x *TargetOption) String() string {
 func (*TargetOption) ProtoMessage() {}
 
 func (x *TargetOption) ProtoReflect() protoreflect.Message {
-	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[27]
+	mi := &file_proto_p4hls_v1_compiler_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2182,7 +2274,7 @@ func (x *TargetOption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TargetOption.ProtoReflect.Descriptor instead.
 func (*TargetOption) Descriptor() ([]byte, []int) {
-	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{27}
+	return file_proto_p4hls_v1_compiler_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *TargetOption) GetName() string {
@@ -2278,7 +2370,7 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\x06tables\x18\x02 \x01(\x05R\x06tables\x12\x16\n" +
 	"\x06stages\x18\x03 \x01(\x05R\x06stages\x12%\n" +
 	"\x0eproven_optimal\x18\x04 \x01(\bR\rprovenOptimal\x12\x16\n" +
-	"\x06solved\x18\x05 \x01(\bR\x06solved\"\xa3\x05\n" +
+	"\x06solved\x18\x05 \x01(\bR\x06solved\"\xca\x05\n" +
 	"\x06Report\x12\x16\n" +
 	"\x06target\x18\x01 \x01(\tR\x06target\x12\x10\n" +
 	"\x03alu\x18\x02 \x01(\tR\x03alu\x12\x16\n" +
@@ -2297,7 +2389,8 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\x05alloc\x18\r \x01(\v2\x0f.p4hls.v1.AllocR\x05alloc\x12*\n" +
 	"\aactions\x18\x0e \x03(\v2\x10.p4hls.v1.ActionR\aactions\x121\n" +
 	"\abackend\x18\x0f \x01(\v2\x17.google.protobuf.StructR\abackend\x124\n" +
-	"\tartifacts\x18\x10 \x03(\v2\x16.p4hls.v1.ArtifactInfoR\tartifacts\x1a9\n" +
+	"\tartifacts\x18\x10 \x03(\v2\x16.p4hls.v1.ArtifactInfoR\tartifacts\x12%\n" +
+	"\x0ecache_rejected\x18\x11 \x01(\x05R\rcacheRejected\x1a9\n" +
 	"\vPhasesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"t\n" +
@@ -2345,13 +2438,15 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\bgateways\x18\x06 \x01(\x05R\bgateways\".\n" +
 	"\x04Kept\x12\x0e\n" +
 	"\x02at\x18\x01 \x01(\tR\x02at\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\x8c\x01\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xad\x01\n" +
 	"\x05Alloc\x12\x16\n" +
 	"\x06solver\x18\x01 \x01(\tR\x06solver\x12\x12\n" +
 	"\x04mode\x18\x02 \x01(\tR\x04mode\x12%\n" +
 	"\x0eproven_optimal\x18\x03 \x01(\bR\rprovenOptimal\x12\x18\n" +
 	"\aseconds\x18\x04 \x01(\x01R\aseconds\x12\x16\n" +
-	"\x06tables\x18\x05 \x01(\x05R\x06tables\"\xd1\x01\n" +
+	"\x06tables\x18\x05 \x01(\x05R\x06tables\x12\x1f\n" +
+	"\vlower_bound\x18\x06 \x01(\x05R\n" +
+	"lowerBound\"\x8f\x02\n" +
 	"\x06Action\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12#\n" +
 	"\rstateful_alus\x18\x02 \x01(\x05R\fstatefulAlus\x12%\n" +
@@ -2360,7 +2455,12 @@ const file_proto_p4hls_v1_compiler_proto_rawDesc = "" +
 	"\aqueries\x18\x05 \x01(\x05R\aqueries\x12\x1d\n" +
 	"\n" +
 	"cache_hits\x18\x06 \x01(\x05R\tcacheHits\x12\x18\n" +
-	"\aseconds\x18\a \x01(\x01R\aseconds\"o\n" +
+	"\aseconds\x18\a \x01(\x01R\aseconds\x12<\n" +
+	"\rpreconditions\x18\b \x03(\v2\x16.p4hls.v1.PreconditionR\rpreconditions\"P\n" +
+	"\fPrecondition\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x1c\n" +
+	"\tcondition\x18\x02 \x01(\tR\tcondition\x12\x0e\n" +
+	"\x02at\x18\x03 \x01(\tR\x02at\"o\n" +
 	"\fArtifactInfo\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
@@ -2432,7 +2532,7 @@ func file_proto_p4hls_v1_compiler_proto_rawDescGZIP() []byte {
 	return file_proto_p4hls_v1_compiler_proto_rawDescData
 }
 
-var file_proto_p4hls_v1_compiler_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_proto_p4hls_v1_compiler_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_proto_p4hls_v1_compiler_proto_goTypes = []any{
 	(*CompileRequest)(nil),      // 0: p4hls.v1.CompileRequest
 	(*CompileOptions)(nil),      // 1: p4hls.v1.CompileOptions
@@ -2453,31 +2553,32 @@ var file_proto_p4hls_v1_compiler_proto_goTypes = []any{
 	(*Kept)(nil),                // 16: p4hls.v1.Kept
 	(*Alloc)(nil),               // 17: p4hls.v1.Alloc
 	(*Action)(nil),              // 18: p4hls.v1.Action
-	(*ArtifactInfo)(nil),        // 19: p4hls.v1.ArtifactInfo
-	(*CheckRequest)(nil),        // 20: p4hls.v1.CheckRequest
-	(*CheckResponse)(nil),       // 21: p4hls.v1.CheckResponse
-	(*ListTargetsRequest)(nil),  // 22: p4hls.v1.ListTargetsRequest
-	(*ListTargetsResponse)(nil), // 23: p4hls.v1.ListTargetsResponse
-	(*Target)(nil),              // 24: p4hls.v1.Target
-	(*TargetLimits)(nil),        // 25: p4hls.v1.TargetLimits
-	(*Grammar)(nil),             // 26: p4hls.v1.Grammar
-	(*TargetOption)(nil),        // 27: p4hls.v1.TargetOption
-	nil,                         // 28: p4hls.v1.CompileRequest.FilesEntry
-	nil,                         // 29: p4hls.v1.CompileOptions.TargetOptionsEntry
-	nil,                         // 30: p4hls.v1.CompileOptions.DefinesEntry
-	nil,                         // 31: p4hls.v1.Report.PhasesEntry
-	nil,                         // 32: p4hls.v1.CheckRequest.FilesEntry
-	nil,                         // 33: p4hls.v1.CheckRequest.DefinesEntry
-	(*durationpb.Duration)(nil), // 34: google.protobuf.Duration
-	(*structpb.Struct)(nil),     // 35: google.protobuf.Struct
+	(*Precondition)(nil),        // 19: p4hls.v1.Precondition
+	(*ArtifactInfo)(nil),        // 20: p4hls.v1.ArtifactInfo
+	(*CheckRequest)(nil),        // 21: p4hls.v1.CheckRequest
+	(*CheckResponse)(nil),       // 22: p4hls.v1.CheckResponse
+	(*ListTargetsRequest)(nil),  // 23: p4hls.v1.ListTargetsRequest
+	(*ListTargetsResponse)(nil), // 24: p4hls.v1.ListTargetsResponse
+	(*Target)(nil),              // 25: p4hls.v1.Target
+	(*TargetLimits)(nil),        // 26: p4hls.v1.TargetLimits
+	(*Grammar)(nil),             // 27: p4hls.v1.Grammar
+	(*TargetOption)(nil),        // 28: p4hls.v1.TargetOption
+	nil,                         // 29: p4hls.v1.CompileRequest.FilesEntry
+	nil,                         // 30: p4hls.v1.CompileOptions.TargetOptionsEntry
+	nil,                         // 31: p4hls.v1.CompileOptions.DefinesEntry
+	nil,                         // 32: p4hls.v1.Report.PhasesEntry
+	nil,                         // 33: p4hls.v1.CheckRequest.FilesEntry
+	nil,                         // 34: p4hls.v1.CheckRequest.DefinesEntry
+	(*durationpb.Duration)(nil), // 35: google.protobuf.Duration
+	(*structpb.Struct)(nil),     // 36: google.protobuf.Struct
 }
 var file_proto_p4hls_v1_compiler_proto_depIdxs = []int32{
-	28, // 0: p4hls.v1.CompileRequest.files:type_name -> p4hls.v1.CompileRequest.FilesEntry
+	29, // 0: p4hls.v1.CompileRequest.files:type_name -> p4hls.v1.CompileRequest.FilesEntry
 	1,  // 1: p4hls.v1.CompileRequest.options:type_name -> p4hls.v1.CompileOptions
-	29, // 2: p4hls.v1.CompileOptions.target_options:type_name -> p4hls.v1.CompileOptions.TargetOptionsEntry
+	30, // 2: p4hls.v1.CompileOptions.target_options:type_name -> p4hls.v1.CompileOptions.TargetOptionsEntry
 	2,  // 3: p4hls.v1.CompileOptions.limits:type_name -> p4hls.v1.Limits
-	34, // 4: p4hls.v1.CompileOptions.timeout:type_name -> google.protobuf.Duration
-	30, // 5: p4hls.v1.CompileOptions.defines:type_name -> p4hls.v1.CompileOptions.DefinesEntry
+	35, // 4: p4hls.v1.CompileOptions.timeout:type_name -> google.protobuf.Duration
+	31, // 5: p4hls.v1.CompileOptions.defines:type_name -> p4hls.v1.CompileOptions.DefinesEntry
 	9,  // 6: p4hls.v1.CompileResponse.report:type_name -> p4hls.v1.Report
 	4,  // 7: p4hls.v1.CompileResponse.artifacts:type_name -> p4hls.v1.Artifact
 	6,  // 8: p4hls.v1.CompileEvent.phase:type_name -> p4hls.v1.PhaseEvent
@@ -2486,38 +2587,39 @@ var file_proto_p4hls_v1_compiler_proto_depIdxs = []int32{
 	3,  // 11: p4hls.v1.CompileEvent.result:type_name -> p4hls.v1.CompileResponse
 	18, // 12: p4hls.v1.ActionEvent.action:type_name -> p4hls.v1.Action
 	10, // 13: p4hls.v1.Report.per_stage:type_name -> p4hls.v1.StageUsage
-	31, // 14: p4hls.v1.Report.phases:type_name -> p4hls.v1.Report.PhasesEntry
+	32, // 14: p4hls.v1.Report.phases:type_name -> p4hls.v1.Report.PhasesEntry
 	11, // 15: p4hls.v1.Report.diagnostics:type_name -> p4hls.v1.Diagnostic
 	13, // 16: p4hls.v1.Report.transform:type_name -> p4hls.v1.Transform
 	17, // 17: p4hls.v1.Report.alloc:type_name -> p4hls.v1.Alloc
 	18, // 18: p4hls.v1.Report.actions:type_name -> p4hls.v1.Action
-	35, // 19: p4hls.v1.Report.backend:type_name -> google.protobuf.Struct
-	19, // 20: p4hls.v1.Report.artifacts:type_name -> p4hls.v1.ArtifactInfo
+	36, // 19: p4hls.v1.Report.backend:type_name -> google.protobuf.Struct
+	20, // 20: p4hls.v1.Report.artifacts:type_name -> p4hls.v1.ArtifactInfo
 	12, // 21: p4hls.v1.Diagnostic.related:type_name -> p4hls.v1.Related
 	14, // 22: p4hls.v1.Transform.before:type_name -> p4hls.v1.Summary
 	14, // 23: p4hls.v1.Transform.after:type_name -> p4hls.v1.Summary
 	15, // 24: p4hls.v1.Transform.rewrites:type_name -> p4hls.v1.Rewrite
 	16, // 25: p4hls.v1.Transform.kept:type_name -> p4hls.v1.Kept
-	32, // 26: p4hls.v1.CheckRequest.files:type_name -> p4hls.v1.CheckRequest.FilesEntry
-	33, // 27: p4hls.v1.CheckRequest.defines:type_name -> p4hls.v1.CheckRequest.DefinesEntry
-	11, // 28: p4hls.v1.CheckResponse.diagnostics:type_name -> p4hls.v1.Diagnostic
-	24, // 29: p4hls.v1.ListTargetsResponse.targets:type_name -> p4hls.v1.Target
-	25, // 30: p4hls.v1.Target.limits:type_name -> p4hls.v1.TargetLimits
-	26, // 31: p4hls.v1.Target.alus:type_name -> p4hls.v1.Grammar
-	27, // 32: p4hls.v1.Target.options:type_name -> p4hls.v1.TargetOption
-	0,  // 33: p4hls.v1.Compiler.Compile:input_type -> p4hls.v1.CompileRequest
-	0,  // 34: p4hls.v1.Compiler.CompileStream:input_type -> p4hls.v1.CompileRequest
-	20, // 35: p4hls.v1.Compiler.Check:input_type -> p4hls.v1.CheckRequest
-	22, // 36: p4hls.v1.Compiler.ListTargets:input_type -> p4hls.v1.ListTargetsRequest
-	3,  // 37: p4hls.v1.Compiler.Compile:output_type -> p4hls.v1.CompileResponse
-	5,  // 38: p4hls.v1.Compiler.CompileStream:output_type -> p4hls.v1.CompileEvent
-	21, // 39: p4hls.v1.Compiler.Check:output_type -> p4hls.v1.CheckResponse
-	23, // 40: p4hls.v1.Compiler.ListTargets:output_type -> p4hls.v1.ListTargetsResponse
-	37, // [37:41] is the sub-list for method output_type
-	33, // [33:37] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	19, // 26: p4hls.v1.Action.preconditions:type_name -> p4hls.v1.Precondition
+	33, // 27: p4hls.v1.CheckRequest.files:type_name -> p4hls.v1.CheckRequest.FilesEntry
+	34, // 28: p4hls.v1.CheckRequest.defines:type_name -> p4hls.v1.CheckRequest.DefinesEntry
+	11, // 29: p4hls.v1.CheckResponse.diagnostics:type_name -> p4hls.v1.Diagnostic
+	25, // 30: p4hls.v1.ListTargetsResponse.targets:type_name -> p4hls.v1.Target
+	26, // 31: p4hls.v1.Target.limits:type_name -> p4hls.v1.TargetLimits
+	27, // 32: p4hls.v1.Target.alus:type_name -> p4hls.v1.Grammar
+	28, // 33: p4hls.v1.Target.options:type_name -> p4hls.v1.TargetOption
+	0,  // 34: p4hls.v1.Compiler.Compile:input_type -> p4hls.v1.CompileRequest
+	0,  // 35: p4hls.v1.Compiler.CompileStream:input_type -> p4hls.v1.CompileRequest
+	21, // 36: p4hls.v1.Compiler.Check:input_type -> p4hls.v1.CheckRequest
+	23, // 37: p4hls.v1.Compiler.ListTargets:input_type -> p4hls.v1.ListTargetsRequest
+	3,  // 38: p4hls.v1.Compiler.Compile:output_type -> p4hls.v1.CompileResponse
+	5,  // 39: p4hls.v1.Compiler.CompileStream:output_type -> p4hls.v1.CompileEvent
+	22, // 40: p4hls.v1.Compiler.Check:output_type -> p4hls.v1.CheckResponse
+	24, // 41: p4hls.v1.Compiler.ListTargets:output_type -> p4hls.v1.ListTargetsResponse
+	38, // [38:42] is the sub-list for method output_type
+	34, // [34:38] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_proto_p4hls_v1_compiler_proto_init() }
@@ -2537,7 +2639,7 @@ func file_proto_p4hls_v1_compiler_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_proto_p4hls_v1_compiler_proto_rawDesc), len(file_proto_p4hls_v1_compiler_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   34,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

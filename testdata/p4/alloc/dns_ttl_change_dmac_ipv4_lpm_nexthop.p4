@@ -25,9 +25,9 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_DOMAINS) seen;
-    register<bit<32>, bit<32>>(NUM_DOMAINS) last_ttl;
-    register<bit<32>, bit<32>>(NUM_DOMAINS) ttl_change;
+    register<bit<32>>(NUM_DOMAINS) seen;
+    register<bit<32>>(NUM_DOMAINS) last_ttl;
+    register<bit<32>>(NUM_DOMAINS) ttl_change;
 
     action ttl_changes() {
         bit<32> idx = hdr.app.domain & (NUM_DOMAINS - 1);

@@ -25,9 +25,9 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(FILTER_SIZE) filter1;
-    register<bit<32>, bit<32>>(FILTER_SIZE) filter2;
-    register<bit<32>, bit<32>>(FILTER_SIZE) filter3;
+    register<bit<32>>(FILTER_SIZE) filter1;
+    register<bit<32>>(FILTER_SIZE) filter2;
+    register<bit<32>>(FILTER_SIZE) filter3;
 
     action learn() {
         bit<32> h1;

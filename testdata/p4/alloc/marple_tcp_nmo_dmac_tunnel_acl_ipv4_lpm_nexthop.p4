@@ -20,8 +20,8 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) maxseq;
-    register<bit<32>, bit<32>>(1) count;
+    register<bit<32>>(1) maxseq;
+    register<bit<32>>(1) count;
 
     action nmo() {
         @atomic {

@@ -21,9 +21,9 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) input_traffic_bytes;
-    register<bit<32>, bit<32>>(1) sum_rtt;
-    register<bit<32>, bit<32>>(1) num_pkts_with_rtt;
+    register<bit<32>>(1) input_traffic_bytes;
+    register<bit<32>>(1) sum_rtt;
+    register<bit<32>>(1) num_pkts_with_rtt;
 
     action rcp() {
         @atomic {

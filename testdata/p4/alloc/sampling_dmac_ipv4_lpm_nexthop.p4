@@ -20,7 +20,7 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) count;
+    register<bit<32>>(1) count;
 
     action sample() {
         @atomic {

@@ -24,8 +24,8 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_SOURCES) mail_counter;
-    register<bit<32>, bit<32>>(NUM_SOURCES) spammer;
+    register<bit<32>>(NUM_SOURCES) mail_counter;
+    register<bit<32>>(NUM_SOURCES) spammer;
 
     action spam() {
         bit<32> idx = hdr.app.src & (NUM_SOURCES - 1);

@@ -13,7 +13,7 @@ header app_t {
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
     apply {
-        verify(hdr.app.a == 1, error.NoSuchError); // ERROR "error.NoSuchError is not declared"
+        error e = error.NoSuchError; // ERROR "error.NoSuchError is not declared"
     }
 }
 

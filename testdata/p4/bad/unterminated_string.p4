@@ -1,4 +1,4 @@
-// A string literal cut by the end of its line.
+// A string literal with no closing quote.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -12,7 +12,7 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    // ERROR@+1 "string literal is not terminated on its line"
+    // ERROR@+1 "string literal is not terminated \(no closing quote before the end of the file\)"
     @name("never closed)
     action a() { }
     apply {

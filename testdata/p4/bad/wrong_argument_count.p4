@@ -13,7 +13,7 @@ header app_t {
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
     apply {
-        mark_to_drop(); // ERROR "mark_to_drop takes 1 argument, got 0"
+        truncate(); // ERROR "truncate takes 1 argument, got 0"
     }
 }
 

@@ -1,5 +1,6 @@
 // An access-control list: ternary matches on the 5-tuple with explicit
-// priorities, and a few const entries for well-known ports.
+// priorities, and a few entries for well-known ports (not const: const
+// entries take no priorities).
 #include <core.p4>
 #include <v1model.p4>
 
@@ -45,7 +46,7 @@ control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadat
         actions = { deny; permit; permit_to; }
         default_action = permit();
         size = 4096;
-        const entries = {
+        entries = {
             priority = 10: (_, _, 6, _, 23) : deny();       // telnet
             priority = 20: (_, _, 17, _, 161) : deny();     // snmp
             priority = 30: (0x0a000000 &&& 0xff000000, _, _, _, _) : permit_to(1);

@@ -19,8 +19,8 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(1) last_update;
-    register<bit<32>, bit<32>>(1) p_mark;
+    register<bit<32>>(1) last_update;
+    register<bit<32>>(1) p_mark;
 
     action blue_decrease() {
         @atomic {

@@ -17,8 +17,8 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_DESTS) best_path_util;
-    register<bit<32>, bit<32>>(NUM_DESTS) best_path;
+    register<bit<32>>(NUM_DESTS) best_path_util;
+    register<bit<32>>(NUM_DESTS) best_path;
 
     action conga() {
         bit<32> idx = hdr.app.dst & (NUM_DESTS - 1);

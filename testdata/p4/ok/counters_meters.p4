@@ -12,10 +12,10 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    counter<bit<32>>(1024, CounterType.packets_and_bytes) per_flow;
+    counter(1024, CounterType.packets_and_bytes) per_flow;
     direct_counter(CounterType.packets) hits;
     direct_meter<bit<8>>(MeterType.bytes) policer;
-    meter<bit<32>>(1024, MeterType.packets) flow_meter;
+    meter(1024, MeterType.packets) flow_meter;
 
     action police() {
         hits.count();

@@ -23,8 +23,8 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_FLOWLETS) last_time;
-    register<bit<32>, bit<32>>(NUM_FLOWLETS) saved_hop;
+    register<bit<32>>(NUM_FLOWLETS) last_time;
+    register<bit<32>>(NUM_FLOWLETS) saved_hop;
 
     action flowlet() {
         hash(hdr.app.new_hop, HashAlgorithm.crc16, (bit<32>)0,

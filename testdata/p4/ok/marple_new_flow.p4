@@ -16,7 +16,7 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_FLOWS) seen;
+    register<bit<32>>(NUM_FLOWS) seen;
 
     action new_flow() {
         bit<32> idx = hdr.app.flow & (NUM_FLOWS - 1);

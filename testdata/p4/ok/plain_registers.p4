@@ -22,9 +22,9 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(16) green_pkts;
-    register<bit<32>, bit<32>>(16) yellow_pkts;
-    register<bit<32>, bit<32>>(16) red_pkts;
+    register<bit<32>>(16) green_pkts;
+    register<bit<32>>(16) yellow_pkts;
+    register<bit<32>>(16) red_pkts;
 
     action count_green() {
         bit<32> n;

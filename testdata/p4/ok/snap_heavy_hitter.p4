@@ -15,8 +15,8 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_FLOWS) hh_counter;
-    register<bit<32>, bit<32>>(NUM_FLOWS) is_heavy;
+    register<bit<32>>(NUM_FLOWS) hh_counter;
+    register<bit<32>>(NUM_FLOWS) is_heavy;
 
     action heavy_hitter() {
         bit<32> idx = hdr.app.flow & (NUM_FLOWS - 1);

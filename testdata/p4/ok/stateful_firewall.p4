@@ -19,7 +19,7 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_CONNS) established;
+    register<bit<32>>(NUM_CONNS) established;
 
     action drop() {
         mark_to_drop(standard_metadata);

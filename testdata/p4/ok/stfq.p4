@@ -17,7 +17,7 @@ header app_t {
 
 control MyIngress(inout headers hdr, inout metadata meta,
                   inout standard_metadata_t standard_metadata) {
-    register<bit<32>, bit<32>>(NUM_FLOWS) last_finish;
+    register<bit<32>>(NUM_FLOWS) last_finish;
 
     action stfq() {
         bit<32> idx = hdr.app.flow & (NUM_FLOWS - 1);
