@@ -205,13 +205,26 @@ func (s *synthesizer) run() error {
 		}
 	}
 	for _, o := range s.tx.Outputs {
-		op, err := s.operand(o.Value) // the state it reads is out of its ALUs by now
+		op, err := s.operand(s.stored(o.Value)) // the state it reads is out of its ALUs by now
 		if err != nil {
 			return err
 		}
 		s.g.Writes = append(s.g.Writes, Write{Field: s.field(o.Field), Value: op})
 	}
 	return nil
+}
+
+// stored is the term to give an output's field for value v: a field
+// keeps the low bits of the word it is written (each target stores an
+// ALU's word into a narrower field so, and the models and Prove mask the
+// write to the field's width), so the low bits of a term no wider than
+// the word are that term, and no ALU need cut them out (an ALU grammar
+// without slices, as Banzai's, could not).
+func (s *synthesizer) stored(v *Term) *Term {
+	for v.Op == OpExtract && v.Lo == 0 && v.Args[0].Width <= s.width {
+		v = v.Args[0]
+	}
+	return v
 }
 
 // group is the state variables one stateful ALU holds: one, or several
@@ -258,7 +271,7 @@ func (s *synthesizer) groups() ([]*group, error) {
 		consumers = append(consumers, gr.frontier...)
 	}
 	for _, o := range s.tx.Outputs {
-		consumers = append(consumers, o.Value)
+		consumers = append(consumers, s.stored(o.Value))
 	}
 	for _, t := range consumers {
 		for _, c := range cellsRead(t) {
@@ -274,7 +287,7 @@ func (s *synthesizer) groups() ([]*group, error) {
 func (s *synthesizer) liveCells() []*Cell {
 	read := map[*Cell]bool{}
 	for _, o := range s.tx.Outputs {
-		for _, c := range cellsRead(o.Value) {
+		for _, c := range cellsRead(s.stored(o.Value)) {
 			read[c] = true
 		}
 	}
@@ -528,7 +541,7 @@ func (s *synthesizer) mapGroup(gr *group, attempts []attempt) (bool, error) {
 // Needs that feed other ALUs may still be cut lower by those ALUs.
 func (s *synthesizer) readyNeeds(gr *group) error {
 	for _, need := range gr.needs {
-		if !s.available([]*Term{need}) || !slices.ContainsFunc(s.tx.Outputs, func(o *Output) bool { return o.Value == need }) {
+		if !s.available([]*Term{need}) || !slices.ContainsFunc(s.tx.Outputs, func(o *Output) bool { return s.stored(o.Value) == need }) {
 			continue
 		}
 		if _, err := s.operand(need); err != nil {
