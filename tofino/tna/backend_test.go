@@ -207,6 +207,8 @@ func TestTofinoEgressExterns(t *testing.T) {
     meter(16, MeterType.bytes) port_meter;
     action age() {`
 	const apply = "        if (sm.egress_port == sm.ingress_port) {"
+	// A register update in a plain egress action, called directly.
+	const countHits = "    action count_hits() { bit<32> n; hits.read(n, (bit<32>) sm.egress_port & 15); hits.write((bit<32>) sm.egress_port & 15, n + 1); hdr.ipv4.identification = (bit<16>) n; }\n"
 	const uses = `        port_count.count((bit<32>) sm.egress_port & 15);
         port_meter.execute_meter((bit<32>) sm.egress_port & 15, hdr.ipv4.diffserv);
         hash(hdr.ipv4.identification, HashAlgorithm.crc16, 16w3, { hdr.ipv4.srcAddr }, 32w1024);
@@ -225,8 +227,11 @@ func TestTofinoEgressExterns(t *testing.T) {
 		{"a global counter", "control MyEgress(", "counter(16, CounterType.packets) shared;\ncontrol MyEgress(",
 			"egress_bridge.p4:67:9: the apply block: shared is declared outside the egress control; on Tofino the ingress and the egress cannot share it",
 			apply, "        shared.count(32w1);\n" + apply},
-		{"a register", decls, "    register<bit<32>>(4) r;\n" + decls,
-			"extern r in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only", "", ""},
+		{"a register", decls, "    register<bit<32>>(16) hits;\n" + countHits + decls, "", apply, "        count_hits();\n" + apply},
+		{"a global register", "control MyEgress(", "register<bit<32>>(16) hits;\ncontrol MyEgress(",
+			"egress_bridge.p4:59:5: action count_hits of the egress uses register hits, declared outside the egress control; on Tofino a register belongs to the ingress or the egress, not both",
+			decls, countHits + decls},
+		{"an extern other than those", decls, "    action_profile(32w16) ap;\n" + decls, "extern action_profile ap in the egress control", "", ""},
 	})
 }
 
@@ -538,6 +543,8 @@ func TestTofinoStandardMetadata(t *testing.T) {
 			"control MyIngress reads standard_metadata.deq_qdepth: v1model fills the queueing metadata in the egress only", "", ""},
 	})
 	const apply = "        if (sm.egress_port == sm.ingress_port) {"
+	// A register update in a plain egress action, called directly.
+	const countHits = "    action count_hits() { bit<32> n; hits.read(n, (bit<32>) sm.egress_port & 15); hits.write((bit<32>) sm.egress_port & 15, n + 1); hdr.ipv4.identification = (bit<16>) n; }\n"
 	tofinoVariants(t, "egress_bridge.p4", nil, []tofinoVariant{
 		{"queueing metadata in the egress", apply, "        if (sm.enq_qdepth > 100 || sm.deq_qdepth > 100 || sm.deq_timedelta > 5 || sm.enq_timestamp == 1 || sm.egress_rid == 3) { mark_to_drop(sm); }\n" +
 			"        hdr.ipv4.identification = (bit<16>) sm.egress_global_timestamp;\n" + apply, "", "", ""},

@@ -152,7 +152,8 @@ func (b *bridge) loads(hdr, meta, std string) []string {
 }
 
 // checkEgress refuses what the backend does not write in the egress yet:
-// @atomic code, extern instances other than counters and meters,
+// extern instances other than registers, counters and meters, a register
+// the egress shares with the ingress,
 // standard metadata beyond the ports, a
 // write to the egress port (which TNA's egress cannot change), and an
 // ingress after which the egress parser would not find the headers the
@@ -163,13 +164,13 @@ func (e *emitter) checkEgress() error {
 		return errorAt(c.Span, "control %s: v1model's egress has 3 parameters", c.Name)
 	}
 	for _, a := range c.Actions {
-		if e.in.Graph(a.Name) != nil {
-			return errorAt(a.Span, "action %s %s, so synthesis maps it onto ALUs; p4hls places synthesized actions in the Tofino ingress only, not yet in the egress", a.Name, synthesizedBecause(a))
+		if err := e.egressRegisters(a); err != nil {
+			return err
 		}
 	}
 	for _, inst := range c.Instances {
-		if !isCounterOrMeter(inst) {
-			return errorAt(inst.Span, "extern %s in the egress control: the Tofino backend writes the egress's tables, actions, counters and meters only (its registers' stateful ALUs are placed in the ingress only, not yet in the egress)", inst.Name)
+		if !isCounterOrMeter(inst) && inst.Type.Name != "register" {
+			return errorAt(inst.Span, "extern %s %s in the egress control: the Tofino backend writes the egress's tables, actions, registers, counters and meters only", inst.Type.Name, inst.Name)
 		}
 	}
 	text, err := portsOnly(c, slices.Collect(maps.Keys(stdFromIntrinsic["egress"]))...)
@@ -187,6 +188,24 @@ func (e *emitter) checkEgress() error {
 	}
 	e.bridge = br
 	return e.checkReparse()
+}
+
+// egressRegisters refuses an egress action that updates a register
+// declared outside the egress control: a Tofino register's cells sit in
+// the stages of one gress, so the ingress and the egress cannot share one.
+func (e *emitter) egressRegisters(a *ir.Action) error {
+	g := e.in.Graph(a.Name)
+	if g == nil {
+		return nil
+	}
+	for _, alu := range g.ALUs {
+		for _, c := range alu.State {
+			if c.Register != nil && !slices.Contains(e.egress.Instances, c.Register) {
+				return errorAt(a.Span, "action %s of the egress uses register %s, declared outside the egress control; on Tofino a register belongs to the ingress or the egress, not both: declare it in control %s", a.Name, c.Register.Name, e.egress.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // checkReparse makes sure the egress parser, running the program's
@@ -305,10 +324,15 @@ func (e *emitter) egressControl() error {
 	c := e.egress
 	hdr, meta, std := c.Params[0], c.Params[1], c.Params[2]
 	e.epilogue = []ir.Stmt{dropIf511(std, &ir.Var{Name: "eg_dprsr_md"})}
-	// The egress's own locals and declarations (the ingress's are written).
-	e.locals, e.decls, e.usesMeters, e.egressWritten = nil, nil, false, true
+	// The egress's own locals, declarations and synthesized actions (the
+	// ingress's are written).
+	e.locals, e.decls, e.actions, e.runFlags, e.usesMeters, e.egressWritten = nil, nil, nil, nil, false, true
 	for _, inst := range c.Instances {
-		e.counterOrMeter(inst) // checkEgress let in these only
+		if !e.counterOrMeter(inst) { // checkEgress let in registers besides
+			if err := e.register(inst); err != nil {
+				return err
+			}
+		}
 	}
 	tables, actions, body, err := e.controlParts(c, e.egressNodes)
 	if err != nil {
@@ -319,11 +343,17 @@ func (e *emitter) egressControl() error {
 	for _, a := range actions {
 		e.pr.Action(a)
 	}
+	for _, a := range e.actions {
+		e.out.WriteString(a)
+	}
 	e.printTables(tables)
 	e.pr.Line("apply {")
 	e.pr.Indent(1)
 	for _, l := range append(e.bridge.loads(hdr.Name, meta.Name, std.Name), e.egressStdLoads...) {
 		e.pr.Line("%s", l)
+	}
+	for _, f := range e.runFlags {
+		e.pr.Line("%s = 1w0;", f)
 	}
 	e.controlTail(body)
 	return nil
