@@ -135,7 +135,7 @@ func NewInput(c *backends.Compiled, b backends.Backend, opts backends.Options) (
 		return Input{}, err
 	}
 	if c.Egress != nil && len(c.Egress.Nodes) > 0 {
-		return Input{}, fmt.Errorf("control %s has tables or statements; Menshen's one pipeline runs the ingress control", c.Egress.Control.Name)
+		return Input{}, errorAt(c.Egress.Nodes[0].Span, "control %s has tables or statements; Menshen's one pipeline runs the ingress control (move them there)", c.Egress.Control.Name)
 	}
 	return Input{Compiled: *c, Tenant: tenant}, nil
 }
