@@ -313,3 +313,30 @@ func FuzzCore(f *testing.F) {
 		}
 	})
 }
+
+// TestLockAdd: lock *(u32 *)(r2 + 0) += r3 with r3 = 5 adds to the
+// little-endian word of bytes 0-3 (00 01 02 03 is 0x03020100): byte 0
+// becomes 05, the others stay. The fetching form (imm 1) is refused.
+func TestLockAdd(t *testing.T) {
+	lockAdd := func(imm int32) uint64 {
+		return Insn{Op: ClassSTX | ModeAtomic | SizeW, Dst: 2, Src: 3, Imm: imm}.Word()
+	}
+	rom := ROM{{ldxw(2, 1, 0), mov(3, 5)}, {lockAdd(AtomicAdd)}, {exitImm(XDPTX)}}
+	in := frame(MinFrame)
+	res := run(t, rom, Config{}, in)
+	want := bytes.Clone(in)
+	want[0] = 5
+	if res.Action != XDPTX || !bytes.Equal(res.Data, want) {
+		t.Errorf("action %d, %x; want 3, %x", res.Action, res.Data, want)
+	}
+	if got := (Insn{Op: ClassSTX | ModeAtomic | SizeW, Dst: 2, Src: 3}).String(); got != "lock *(u32 *)(r2 + 0) += r3" {
+		t.Errorf("disassembled as %q", got)
+	}
+	c, err := New(ROM{{ldxw(2, 1, 0), mov(3, 5)}, {lockAdd(1)}, {exitImm(XDPTX)}}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(Input{Data: frame(MinFrame)}); err == nil || !strings.Contains(err.Error(), "not one the core has") {
+		t.Errorf("fetch-add: got %v, want it refused", err)
+	}
+}

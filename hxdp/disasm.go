@@ -78,6 +78,9 @@ func (i Insn) String() string {
 	case ClassST:
 		return fmt.Sprintf("*(%s *)(%s %s) = %d", sizeNames[i.Size()], reg(i.Dst), offset(i.Off), i.Imm)
 	case ClassSTX:
+		if i.Op&0xe0 == ModeAtomic && i.Imm == AtomicAdd {
+			return fmt.Sprintf("lock *(%s *)(%s %s) += %s", sizeNames[i.Size()], reg(i.Dst), offset(i.Off), reg(i.Src))
+		}
 		return fmt.Sprintf("*(%s *)(%s %s) = %s", sizeNames[i.Size()], reg(i.Dst), offset(i.Off), reg(i.Src))
 	}
 	return fmt.Sprintf("unknown opcode %#02x", i.Op)

@@ -196,10 +196,22 @@ func (m *machine) lane(in Insn, lane int, e *effects) error {
 		}
 		e.stores = append(e.stores, memWrite{r[in.Dst] + uint64(int64(in.Off)), in.Size(), uint64(int64(in.Imm))})
 	case ClassSTX:
-		if in.Op&0xe0 != ModeMEM {
-			return fmt.Errorf("opcode %#02x is not one the core has", in.Op)
+		addr := r[in.Dst] + uint64(int64(in.Off))
+		switch {
+		case in.Op&0xe0 == ModeMEM:
+			e.stores = append(e.stores, memWrite{addr, in.Size(), r[in.Src]})
+		case in.Op&0xe0 == ModeAtomic && in.Imm == AtomicAdd && in.Size() >= 4:
+			// The scheduler keeps other accesses of these bytes out of
+			// the row (a store conflicts with them), so the load sees
+			// the memory before the row.
+			v, err := m.load(addr, in.Size())
+			if err != nil {
+				return err
+			}
+			e.stores = append(e.stores, memWrite{addr, in.Size(), v + r[in.Src]})
+		default:
+			return fmt.Errorf("opcode %#02x (imm %d) is not one the core has", in.Op, in.Imm)
 		}
-		e.stores = append(e.stores, memWrite{r[in.Dst] + uint64(int64(in.Off)), in.Size(), r[in.Src]})
 	case ClassJMP, ClassJMP32:
 		return m.jump(in, e)
 	default:

@@ -71,6 +71,12 @@ const (
 	SizeDW  = 0x18
 	ModeIMM = 0x00
 	ModeMEM = 0x60
+	// ModeAtomic with Imm AtomicAdd is eBPF's lock add, what a counter's
+	// __sync_fetch_and_add compiles to when its result is unused. The core
+	// runs one packet at a time, so it is a load, an add and a store; the
+	// fetching forms (which also write Src) it does not have.
+	ModeAtomic = 0xc0
+	AtomicAdd  = 0x00
 )
 
 // Opcodes the compiler and the core name.
