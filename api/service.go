@@ -275,6 +275,8 @@ func (s *Service) callError(ctx context.Context, res *driver.Result, err error) 
 		return status.Error(codes.InvalidArgument, err.Error())
 	case report.Timeout, report.Interrupted:
 		return contextStatus(ctx.Err(), fmt.Sprintf("compiling (phases reached: %v)", res.Report.Reached))
+	case report.MemoryLimit:
+		return status.Error(codes.ResourceExhausted, err.Error())
 	}
 	return s.internal(ctx, err)
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/p4hls/p4hls/internal/memlimit"
 	"time"
 
 	"github.com/p4hls/p4hls/alloc"
@@ -44,6 +45,10 @@ type Request struct {
 	// pipeline model against the interpreter on that many random packets,
 	// then the target's own check of its output, when it has one.
 	VerifyPackets int
+	// MaxMemory, when above 0, stops the compile when the process's
+	// resident memory passes that many bytes (a *memlimit.LimitError):
+	// for a process that runs one compile at a time, as the command line.
+	MaxMemory int64
 	// NoTransform skips phase 1's rewrites (the analysis still reports);
 	// EmitTransformed adds the program after phase 1 to the artifacts.
 	NoTransform, EmitTransformed bool
@@ -119,9 +124,21 @@ func (e *DoesNotFitError) Unwrap() error { return e.Err }
 // it interrupted, or internal. The result is never nil: its report says
 // how far the compile went and why it stopped, and its diagnostics hold
 // the errors that have a place in the program.
-func Compile(ctx context.Context, req Request, progress Progress) (res *Result, err error) {
+func Compile(ctx context.Context, req Request, progress Progress) (*Result, error) {
+	ctx, stop := memlimit.Watch(ctx, req.MaxMemory)
+	defer stop()
+	res, err := compile1(ctx, req, progress)
+	var limit *memlimit.LimitError
+	if err != nil && errors.As(context.Cause(ctx), &limit) {
+		err = fmt.Errorf("%w, %w", limit, err)
+	}
+	res.finish(req, err)
+	return res, err
+}
+
+// compile1 is Compile's run of the phases, under its memory watch.
+func compile1(ctx context.Context, req Request, progress Progress) (*Result, error) {
 	res, c, err := begin(ctx, req, progress)
-	defer func() { res.finish(req, err) }()
 	if err != nil {
 		return res, err
 	}
@@ -192,7 +209,17 @@ func (c *compile) phase(name, detail string, run func() error) error {
 	start := time.Now()
 	err := run()
 	c.res.Report.Phases[name] += time.Since(start).Seconds()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// Say where the time limit or the interrupt stopped the compile.
+		err = fmt.Errorf("in %s: %w", phaseTitles[name], err)
+	}
 	return err
+}
+
+// phaseTitles name the phases in messages.
+var phaseTitles = map[string]string{
+	"frontend": "the frontend", "transform": "phase 1 (if statements to tables)", "synth": "synthesis",
+	"alloc": "allocation", "verify": "verification", "backend": "the backend",
 }
 
 // load runs the frontend; the result has no program (and the error is

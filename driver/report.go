@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"github.com/p4hls/p4hls/internal/memlimit"
 
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
@@ -44,6 +45,8 @@ func StatusOf(err error) report.Status {
 		return report.ProgramError
 	case errors.As(err, &fit):
 		return report.DoesNotFit
+	case errors.As(err, new(*memlimit.LimitError)):
+		return report.MemoryLimit
 	case errors.Is(err, context.DeadlineExceeded):
 		return report.Timeout
 	case errors.Is(err, context.Canceled):

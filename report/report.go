@@ -60,6 +60,7 @@ const (
 	DoesNotFit   Status = "does-not-fit"  // the target cannot hold the program
 	Timeout      Status = "timeout"
 	Interrupted  Status = "interrupted"
+	MemoryLimit  Status = "memory-limit" // the process passed --max-memory
 	Internal     Status = "internal-error" // a bug in p4hls
 )
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/p4hls/p4hls/internal/memlimit"
 	"io"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,8 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	out := fs.String("o", "out", "write the target's files and report.json to `OUTDIR`")
 	cacheDir := fs.String("cache-dir", "", "keep solver query results in `DIR` across compiles")
 	timeout := fs.Duration("timeout", 10*time.Minute, "stop after `D`")
+	maxMemory := fs.String("max-memory", "", "stop when p4hls holds more than `SIZE` of memory (bytes, or with K, M, G: 800M, 2G; 0: no limit) "+
+		"(default: half the machine's, "+memlimit.Size(memlimit.Default())+" here)")
 	server := fs.String("server", "", "compile on the p4hls server at `ADDR` (HOST:PORT of its gRPC port), writing the same files")
 	jobs := fs.Int("jobs", 0, "compile the FILE.p4s given, `N` at once, sharing the query cache: each into OUTDIR/NAME, a line per program, and OUTDIR/summary.jsonl")
 	format := fs.String("format", formatText, formatHelp+"; json prints report.json")
@@ -61,7 +64,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	want := operands{synopsis: "FILE.p4...", min: 1, max: -1, none: "no input file"}
 	fs.Usage = func() {
 		printHelp(stdout, fs, want)
-		exitHelp(stdout, "0  compiled", "1  the program has errors, the time limit passed, or the compile was interrupted",
+		exitHelp(stdout, "0  compiled", "1  the program has errors, the time or memory limit passed, or the compile was interrupted",
 			"2  a bad command line (a bad target, ALU, option or solver too), or a program the target cannot hold",
 			"3  an internal error of p4hls")
 	}
@@ -77,6 +80,9 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, "compile", "%v", err)
 	}
 	req.Frontend, req.Targets = options(), registry
+	if req.MaxMemory, err = maxMemoryOption(*maxMemory); err != nil {
+		return usageError(stderr, "compile", "--max-memory: %v", err)
+	}
 	if *exhaustive {
 		req.Synth.AttemptBudget = -1 // synth.Options: negative, no bound
 	}
@@ -264,8 +270,13 @@ func setCompileOptions(req *driver.Request, mode string, emit, options []string)
 // aluHelp lists each target's stateful ALUs, the default first.
 func aluHelp(r *backends.Registry) string {
 	var parts []string
+	var none []string
 	for _, b := range r.Backends() {
 		tg := b.Target()
+		if tg.Stateful == "" {
+			none = append(none, tg.Name)
+			continue
+		}
 		alus := []string{tg.Stateful}
 		for _, name := range backends.StatefulGrammars(b) {
 			if name != tg.Stateful {
@@ -273,6 +284,9 @@ func aluHelp(r *backends.Registry) string {
 			}
 		}
 		parts = append(parts, tg.Name+": "+strings.Join(alus, ", "))
+	}
+	if len(none) > 0 { // the NIC targets run actions as code, with no ALUs to choose
+		parts = append(parts, strings.Join(none, " and ")+" have none")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -290,6 +304,15 @@ func solverHelp() string {
 	return strings.Join(names, " or ")
 }
 
+// maxMemoryOption is --max-memory's budget in bytes: the default when
+// not given, 0 (no limit) when given as 0.
+func maxMemoryOption(flag string) (int64, error) {
+	if flag == "" {
+		return memlimit.Default(), nil
+	}
+	return memlimit.ParseSize(flag)
+}
+
 // compileFailure prints a failed compile's error, when its diagnostics do
 // not already say it, and picks the exit status.
 func compileFailure(err error, timeout time.Duration, stderr io.Writer) (int, bool) {
@@ -304,10 +327,13 @@ func compileFailure(err error, timeout time.Duration, stderr io.Writer) (int, bo
 	case report.DoesNotFit:
 		return exitDoesNotFit, true // a diagnostic says why
 	case report.Timeout:
-		fmt.Fprintf(stderr, "p4hls: stopped after the %v time limit: %v\n", timeout, err)
+		fmt.Fprintf(stderr, "p4hls: stopped after the %v time limit, %v\n", timeout, err)
 		return exitUserErr, true
 	case report.Interrupted:
 		fmt.Fprintf(stderr, "p4hls: interrupted: %v\n", err)
+		return exitUserErr, true
+	case report.MemoryLimit:
+		fmt.Fprintf(stderr, "p4hls: stopped at the %v\n", err)
 		return exitUserErr, true
 	}
 	// Anything else is a failure of p4hls itself.

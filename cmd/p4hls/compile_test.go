@@ -80,6 +80,10 @@ func TestCompileFailures(t *testing.T) {
 			"--option tenant: want NAME=VALUE"},
 		{"time limit", []string{"--target", "banzai", "--alu", "pair", "--timeout", "1ms", "ok/conga.p4"}, exitUserErr,
 			"stopped after the 1ms time limit"},
+		{"memory limit", []string{"--target", "banzai", "--alu", "pair", "--max-memory", "1M", "ok/conga.p4"}, exitUserErr,
+			"p4hls: stopped at the memory limit: "},
+		{"a bad memory limit", []string{"--max-memory", "2X", "ok/conga.p4"}, exitUsage,
+			`--max-memory: "2X" is not a size`},
 		{"bad program", []string{"--target", "banzai", "--alu", "pair", "bad/apply_in_action.p4"}, exitUserErr,
 			"apply_in_action.p4:18:9: error:"},
 	}
