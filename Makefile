@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/p4hls
 EXAMPLE := testdata/p4/ok/blue_increase
 
-.PHONY: all setup build demo test vet generate fuzz bench clean
+.PHONY: all setup build demo test vet generate fuzz fuzz-brief bench clean
 
 all: build
 
@@ -41,6 +41,7 @@ demo: build
 test: setup vet
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 -run 'TestConcurrent' ./driver ./synth ./api
+	$(MAKE) --no-print-directory fuzz-brief
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '^frontend/parser/' || true); \
@@ -53,19 +54,31 @@ vet:
 generate:
 	$(GO) generate ./...
 
-# Fuzz the whole frontend for FUZZTIME (default 10 minutes), then phase
-# 1, then the service's request decoding and #include resolution, then
-# the editor server's message reader.
+# Every fuzz target, as PACKAGE:TARGET: the preprocessor, the whole
+# frontend (parser and checker), phase 1, the STF reader and runner, ALU
+# grammar files, the query cache's reader, the service's request decoding
+# and #include resolution, the editor server's message reader, the hXDP
+# ROM reader and core.
+FUZZ_TARGETS = ./frontend/cpp:FuzzPreprocess ./frontend:FuzzFrontend ./transform:FuzzTransform \
+	./interp:FuzzSTF ./synth/grammar:FuzzParse ./synth:FuzzDecodeAnswer \
+	./api:FuzzRequestDecoding ./api:FuzzIncludeResolution ./lsp:FuzzServe \
+	./hxdp:FuzzParseHex ./hxdp:FuzzCore
+
+# Fuzz each target for FUZZTIME (default 10 minutes); `make test` runs
+# each for FUZZBRIEF (a few seconds), so every CI run fuzzes a little.
 FUZZTIME ?= 10m
+FUZZBRIEF ?= 4s
 fuzz:
-	$(GO) test ./frontend -run '^$$' -fuzz FuzzFrontend -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./transform -run '^$$' -fuzz FuzzTransform -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./api -run '^$$' -fuzz FuzzRequestDecoding -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./api -run '^$$' -fuzz FuzzIncludeResolution -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./synth -run '^$$' -fuzz FuzzDecodeAnswer -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./lsp -run '^$$' -fuzz FuzzServe -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./hxdp -run '^$$' -fuzz FuzzParseHex -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./hxdp -run '^$$' -fuzz FuzzCore -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		$(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s || exit 1; \
+	done
+
+fuzz-brief:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} in $${t%%:*} for $(FUZZBRIEF)"; \
+		$(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZBRIEF) -fuzzminimizetime 2s || exit 1; \
+	done
 
 bench:
 	$(GO) test ./frontend -run '^$$' -bench . -benchmem
