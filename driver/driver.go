@@ -249,7 +249,7 @@ func (c *compile) synthesize(ctx context.Context) error {
 		start := time.Now()
 		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: c.req.NoPreprocess})
 		if err != nil {
-			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, withWhy(a, err))}
+			return &DoesNotFitError{fmt.Errorf("action %s: %w", a.Name, err)}
 		}
 		g, stats, err := synth.Synthesize(ctx, tx, c.stateful, c.stateless, c.req.Synth)
 		res.Report.SolverQueries += stats.Queries
@@ -258,7 +258,7 @@ func (c *compile) synthesize(ctx context.Context) error {
 		var u *synth.UnsupportedError
 		switch {
 		case errors.As(err, &u):
-			return &DoesNotFitError{withWhy(a, err)}
+			return &DoesNotFitError{err}
 		case err != nil:
 			return fmt.Errorf("synthesizing action %s: %w", a.Name, err)
 		}
@@ -271,22 +271,12 @@ func (c *compile) synthesize(ctx context.Context) error {
 		res.Report.Actions = append(res.Report.Actions, act)
 		c.event(Event{Phase: "synth", Detail: "action " + a.Name + " synthesized", Action: &act})
 		if tx.Assume == nil && stats.Deeper {
-			c.wrapNotes(tx, g)
+			for _, d := range synth.WrapNotes(tx, g.Depth()) {
+				res.Diagnostics.Add(d)
+			}
 		}
 	}
 	return nil
-}
-
-// wrapNotes says, for an action whose shallower mappings failed, which
-// of its compared sums and differences wrap, and the precondition that
-// would let a mapping ignore it.
-func (c *compile) wrapNotes(tx *synth.Transaction, g *synth.Graph) {
-	for _, h := range synth.WrapHints(tx) {
-		c.res.Diagnostics.Add(diag.Diagnostic{Span: h.Span, Severity: diag.Note, Code: diag.WrapCostsStage,
-			Msg: fmt.Sprintf("action %s takes %d stages: no shallower mapping is right on every input, and %s wraps where %s, which a comparison reads; "+
-				"if that never happens, say so with %s in the action: synthesis is then right only where it holds",
-				tx.Action.Name, g.Depth(), ir.Format(h.Expr), h.Where, h.Assume)})
-	}
 }
 
 // width is the ALUs' word width.
@@ -331,23 +321,7 @@ func (c *compile) event(e Event) {
 // replaced by its graph, each ALU in the stage allocation gave it,
 // against the interpreter, with register state carried across packets.
 func (c *compile) verifyPlacement() error {
-	res := c.res
-	var placed []pipeline.Placed
-	for _, g := range res.Graphs {
-		p := pipeline.AtDepths(g) // an action no table runs, on its own
-		if stages := res.Placement.Stages(g); stages != nil {
-			p.Stages = stages
-		}
-		placed = append(placed, p)
-	}
-	d, err := pipeline.Verify(res.Program, placed, c.width(), c.req.VerifyPackets)
-	switch {
-	case err != nil:
-		return fmt.Errorf("verifying: %w", err)
-	case d != nil:
-		return fmt.Errorf("internal error: the synthesized ALUs disagree with the program: %v\n%s", d, d.STF(res.Program))
-	}
-	return nil
+	return pipeline.VerifyGraphs(c.res.Program, c.res.Graphs, c.res.Placement.Stages, c.width(), c.req.VerifyPackets)
 }
 
 // emit runs the target's backend, then its own check of its output when
@@ -414,17 +388,4 @@ func (c *compile) compiled() (*backends.Compiled, error) {
 		return out, nil
 	}
 	return out, out.LocateControls(res.Analysis)
-}
-
-// withWhy adds to synthesis's refusal of an action without @atomic code
-// why it is synthesized: the message must not read as if the programmer
-// had asked for a transaction.
-func withWhy(a *ir.Action, err error) error {
-	var u *synth.UnsupportedError
-	if ir.AtomicIn(a.Body) || !errors.As(err, &u) {
-		return err
-	}
-	r := ir.RegisterCall(a.Body)
-	return &synth.UnsupportedError{Span: u.Span, Msg: fmt.Sprintf("%s (action %s uses register %s outside @atomic code, which p4hls maps onto a stateful ALU as it does an @atomic block)",
-		u.Msg, a.Name, r.Call.Callee.Recv.(*ir.InstanceRef).Inst.Name)}
 }

@@ -41,9 +41,7 @@ func (c *compile) transform(ctx context.Context) error {
 		res.Diagnostics.Add(diag.Diagnostic{Span: file, Severity: diag.Note, Code: diag.AnalysisBounded,
 			Msg: "the guard analysis reached its bound of solver queries; past it, dependencies and rewrites were decided conservatively"})
 	}
-	for _, k := range out.Kept {
-		tr.Kept = append(tr.Kept, report.Kept{At: k.Span.String(), Reason: k.Reason})
-	}
+	tr.Kept = report.NewKept(out.Kept)
 	if len(out.Rewrites) == 0 {
 		return nil
 	}
@@ -66,10 +64,7 @@ func (c *compile) transform(ctx context.Context) error {
 		return fmt.Errorf("transform: %w", err)
 	}
 	tr.After, tr.SolverQueries = after.Summary, tr.SolverQueries+after.Queries
-	for _, rw := range out.Rewrites {
-		tr.Rewrites = append(tr.Rewrites, report.Rewrite{Control: rw.Control, Table: rw.Table, At: rw.Span.String(),
-			Keys: rw.Keys, Entries: rw.Entries, Gateways: rw.Gateways})
-	}
+	tr.Rewrites = report.NewRewrites(out.Rewrites)
 	res.Transformed, res.TransformedProgram, res.Analysis = out.Source, next, after
 	return nil
 }

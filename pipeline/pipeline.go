@@ -209,6 +209,28 @@ func contains(xs []int, x int) bool {
 	return false
 }
 
+// VerifyGraphs runs Verify with every graph at the stages stagesOf
+// gives it (nil: at its depths, as for an action no table runs), and
+// turns a divergence into an error holding its STF reproduction.
+func VerifyGraphs(prog *ir.Program, graphs []*synth.Graph, stagesOf func(*synth.Graph) []int, width, packets int) error {
+	var placed []Placed
+	for _, g := range graphs {
+		p := AtDepths(g)
+		if stages := stagesOf(g); stages != nil {
+			p.Stages = stages
+		}
+		placed = append(placed, p)
+	}
+	d, err := Verify(prog, placed, width, packets)
+	switch {
+	case err != nil:
+		return fmt.Errorf("verifying: %w", err)
+	case d != nil:
+		return fmt.Errorf("internal error: the synthesized ALUs disagree with the program: %v\n%s", d, d.STF(prog))
+	}
+	return nil
+}
+
 // Verify runs prog with every synthesized action replaced by its placed
 // graph (ALUs of width bits) against the interpreter, on packets random
 // packets with random entries, register state carried across packets. It

@@ -60,7 +60,7 @@ const (
 	DoesNotFit   Status = "does-not-fit"  // the target cannot hold the program
 	Timeout      Status = "timeout"
 	Interrupted  Status = "interrupted"
-	MemoryLimit  Status = "memory-limit" // the process passed --max-memory
+	MemoryLimit  Status = "memory-limit"   // the process passed --max-memory
 	Internal     Status = "internal-error" // a bug in p4hls
 )
 
@@ -155,6 +155,25 @@ type Rewrite struct {
 type Kept struct {
 	At     string `json:"at"`
 	Reason string `json:"reason"`
+}
+
+// NewRewrites are phase 1's rewrites as the report lists them.
+func NewRewrites(rs []transform.Rewrite) []Rewrite {
+	out := []Rewrite{}
+	for _, rw := range rs {
+		out = append(out, Rewrite{Control: rw.Control, Table: rw.Table, At: rw.Span.String(), Keys: rw.Keys,
+			Entries: rw.Entries, Gateways: rw.Gateways})
+	}
+	return out
+}
+
+// NewKept are the if statements phase 1 kept, as the report lists them.
+func NewKept(ks []transform.Kept) []Kept {
+	out := []Kept{}
+	for _, k := range ks {
+		out = append(out, Kept{At: k.Span.String(), Reason: k.Reason})
+	}
+	return out
 }
 
 // Phases are the report's phase names, in the order they run.

@@ -124,14 +124,14 @@ func PreprocessWith(a *ir.Action, opts PreprocessOptions) (tx *Transaction, err 
 			if !ok {
 				panic(r)
 			}
-			err = u
+			err = withWhy(a, u)
 		}
 	}()
 	st := &symState{vals: map[string]*Term{}, live: p.b.Bool(true), path: p.b.Bool(true)}
 	p.block(st, a.Body)
 	p.finish(st)
 	if pre := p.tx.Assume; pre != nil && pre.IsConst() && pre.Value == 0 {
-		return nil, &UnsupportedError{Span: p.tx.Preconditions[0].Span, Msg: fmt.Sprintf("action %s: its preconditions never all hold", a.Name)}
+		return nil, withWhy(a, &UnsupportedError{Span: p.tx.Preconditions[0].Span, Msg: fmt.Sprintf("action %s: its preconditions never all hold", a.Name)})
 	}
 	return p.tx, nil
 }

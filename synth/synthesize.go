@@ -94,6 +94,11 @@ const assumeBudgetFactor = 4
 // and keeps the shallowest mapping; without packing last. What cannot be
 // mapped is an *UnsupportedError naming the action.
 func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, opts Options) (*Graph, Stats, error) {
+	g, stats, err := synthesize(ctx, tx, stateful, stateless, opts)
+	return g, stats, withWhy(tx.Action, err)
+}
+
+func synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, opts Options) (*Graph, Stats, error) {
 	opts.Width = cmp.Or(opts.Width, DefaultWidth)
 	if opts.AttemptBudget == 0 {
 		opts.AttemptBudget = DefaultAttemptBudget

@@ -99,3 +99,18 @@ func isConst(e ir.Expr) bool {
 	_, ok := e.(*ir.Const)
 	return ok
 }
+
+// WrapNotes are the notes for an action whose shallower mappings failed
+// (Stats.Deeper) and that took depth stages: each compared sum or
+// difference that wraps, and the precondition that would let a mapping
+// ignore the wrap.
+func WrapNotes(tx *Transaction, depth int) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, h := range WrapHints(tx) {
+		out = append(out, diag.Diagnostic{Span: h.Span, Severity: diag.Note, Code: diag.WrapCostsStage,
+			Msg: fmt.Sprintf("action %s takes %d stages: no shallower mapping is right on every input, and %s wraps where %s, which a comparison reads; "+
+				"if that never happens, say so with %s in the action: synthesis is then right only where it holds",
+				tx.Action.Name, depth, ir.Format(h.Expr), h.Where, h.Assume)})
+	}
+	return out
+}
