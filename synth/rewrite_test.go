@@ -139,26 +139,30 @@ func invertBranches(b string) string {
 			end = matching(b, elseAt)
 			elseBody = b[elseAt+1 : end-1]
 		} else { // else if ...: the whole chain after it
-			cond := elseAt + len("if ")
-			end = matching(b, cond)
-			for {
-				open := strings.Index(b[end:], "{") + end
-				end = matching(b, open)
-				if !strings.HasPrefix(b[end:], " else ") {
-					break
-				}
-				end += len(" else ")
-				if strings.HasPrefix(b[end:], "{") {
-					end = matching(b, end)
-					break
-				}
-				end = matching(b, end+len("if "))
-			}
+			end = chainEnd(b, elseAt+len("if "))
 			elseBody = "\n" + b[elseAt:end] + "\n"
 		}
 		cond := b[i+3 : condEnd]
 		then := b[thenOpen+1 : thenEnd-1]
 		return b[:i] + "if (!" + cond + ") {" + elseBody + "} else {" + then + "}" + b[end:]
+	}
+}
+
+// chainEnd is the end of the if statement whose condition opens at
+// cond, with all its else ifs and its else.
+func chainEnd(b string, cond int) int {
+	end := matching(b, cond)
+	for {
+		open := strings.Index(b[end:], "{") + end
+		end = matching(b, open)
+		if !strings.HasPrefix(b[end:], " else ") {
+			return end
+		}
+		end += len(" else ")
+		if strings.HasPrefix(b[end:], "{") {
+			return matching(b, end)
+		}
+		end = matching(b, end+len("if "))
 	}
 }
 
@@ -170,20 +174,7 @@ func elseIfNested(b string) string {
 			return b
 		}
 		at := i + len("} else ")
-		end := matching(b, at+len("if "))
-		for {
-			open := strings.Index(b[end:], "{") + end
-			end = matching(b, open)
-			if !strings.HasPrefix(b[end:], " else ") {
-				break
-			}
-			end += len(" else ")
-			if strings.HasPrefix(b[end:], "{") {
-				end = matching(b, end)
-				break
-			}
-			end = matching(b, end+len("if "))
-		}
+		end := chainEnd(b, at+len("if "))
 		b = b[:at] + "{\n" + b[at:end] + "\n}" + b[end:]
 	}
 }
