@@ -18,8 +18,15 @@ const (
 	// MaxInputBytes is the largest source file accepted.
 	MaxInputBytes = cpp.MaxFileBytes
 	// maxNesting bounds brackets nested in brackets, and chains of prefix
-	// operators, so the recursive-descent parser cannot exhaust the stack.
+	// operators, so the recursive-descent parser cannot exhaust the stack
+	// (see shape).
 	maxNesting = 500
+	// MaxExpressionDepth bounds how deep one expression's tree may be: a
+	// chain a + b + c + ... is a tree as deep as it is long, and every pass
+	// over expressions (building the AST, checking, folding, lowering, the
+	// backends) recurses that deep. The bound is counted on tokens (see
+	// shape), over the operators; p4c's test programs stay under 30.
+	MaxExpressionDepth = 10000
 	// maxSyntaxErrors stops the parser's error recovery early: after this
 	// many, the rest are usually cascades of the first.
 	maxSyntaxErrors = 20
@@ -70,10 +77,8 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	before := d.Len()
 	toks := lex(source, d)
 	if d.Len() > before {
-		// Parsing around a bad character or comment only adds cascades.
-		return nil, source, nil
-	}
-	if !checkNesting(source, toks, d) {
+		// Parsing around a bad character or comment only adds cascades,
+		// and input nested too deep would exhaust the stack.
 		return nil, source, nil
 	}
 	markTypeNames(toks)
@@ -201,18 +206,17 @@ func (t *typedToken) GetTokenType() int { return t.typ }
 // lex runs the lexer over the whole text and returns the default-channel
 // tokens, ending with EOF. Bad characters and unterminated comments and
 // strings are reported here and dropped (or repaired) so parsing can go on.
+// Input nested too deep is refused here (see shape), and lexing stops.
 func lex(src *Source, d *diag.List) []antlr.Token {
 	lexer := parser.NewP4Lexer(antlr.NewInputStream(string(src.Text)))
 	lexer.RemoveErrorListeners()
 	var out []antlr.Token
 	var body annotationBody
+	shape := newShape(src, d)
 	for {
 		t := lexer.NextToken()
 		inBody := body.next(t)
 		switch t.GetTokenType() {
-		case antlr.TokenEOF:
-			out = append(out, t)
-			return out
 		case parser.P4LexerBAD_CHAR:
 			if inBody {
 				break // an annotation's body may hold any token
@@ -224,11 +228,19 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 			continue
 		case parser.P4LexerUNTERMINATED_STRING:
 			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated (no closing quote before the end of the file)")
-			out = append(out, &typedToken{t, parser.P4LexerSTRING_LITERAL})
+			t = &typedToken{t, parser.P4LexerSTRING_LITERAL}
+		}
+		if t.GetChannel() != antlr.TokenDefaultChannel {
 			continue
 		}
-		if t.GetChannel() == antlr.TokenDefaultChannel {
+		if !shape.next(t) {
+			return nil
+		}
+		if !shape.deep { // the tokens of a refused expression are not needed
 			out = append(out, t)
+		}
+		if t.GetTokenType() == antlr.TokenEOF {
+			return out
 		}
 	}
 }
@@ -271,49 +283,6 @@ func (a *annotationBody) next(t antlr.Token) bool {
 	}
 	if typ == parser.P4LexerAT {
 		a.state = 1
-	}
-	return false
-}
-
-// checkNesting rejects input nested deeper than maxNesting (brackets in
-// brackets, or a chain of prefix operators) before the recursive parser
-// sees it.
-func checkNesting(src *Source, toks []antlr.Token, d *diag.List) bool {
-	depth, prefix := 0, 0
-	for i, t := range toks {
-		switch t.GetTokenType() {
-		case parser.P4LexerLPAREN, parser.P4LexerLBRACKET, parser.P4LexerLBRACE:
-			depth++
-		case parser.P4LexerRPAREN, parser.P4LexerRBRACKET, parser.P4LexerRBRACE:
-			if depth > 0 {
-				depth--
-			}
-		}
-		switch t.GetTokenType() {
-		case parser.P4LexerNOT, parser.P4LexerCOMPLEMENT, parser.P4LexerMINUS, parser.P4LexerPLUS:
-			if i > 0 && isOperandEnd(toks[i-1].GetTokenType()) {
-				prefix = 0 // a binary operator
-			} else {
-				prefix++
-			}
-		case parser.P4LexerLPAREN:
-		default:
-			prefix = 0
-		}
-		if depth > maxNesting || prefix > maxNesting {
-			d.Errorf(src.tokenSpan(t), diag.NestingTooDeep,
-				"expression or block nested more than %d levels deep; split it up", maxNesting)
-			return false
-		}
-	}
-	return true
-}
-
-func isOperandEnd(typ int) bool {
-	switch typ {
-	case parser.P4LexerIDENTIFIER, parser.P4LexerINTEGER, parser.P4LexerRPAREN, parser.P4LexerRBRACKET,
-		parser.P4LexerTRUE, parser.P4LexerFALSE, parser.P4LexerSTRING_LITERAL:
-		return true
 	}
 	return false
 }
