@@ -39,22 +39,37 @@ func (b *builder) identTok(t antlr.TerminalNode) *Ident {
 func (b *builder) file(c parser.IProgramContext) *File {
 	f := &File{At: b.at(c)}
 	for _, d := range c.AllDeclaration() {
-		if t := d.TypeDeclaration(); t != nil && t.TypedefDeclaration() != nil && t.TypedefDeclaration().DerivedTypeDeclaration() != nil {
-			// typedef struct S { ... } T; declares S, then T.
-			td := t.TypedefDeclaration()
-			if td.TYPE() != nil {
-				b.diags.Errorf(b.at(td.DerivedTypeDeclaration()), diag.SyntaxError, "syntax error: type makes a new type of a base type; declare the struct with typedef")
-			}
-			inner := b.derivedType(td.DerivedTypeDeclaration())
-			f.Decls = append(f.Decls, inner, &TypedefDecl{At: b.at(td), Annos: b.annotations(td.Annotations()),
-				NewType: td.TYPE() != nil, Type: &NamedType{At: inner.DeclName().At, Name: inner.DeclName()}, Name: b.ident(td.Name())})
-			continue
-		}
-		if decl := b.declaration(d); decl != nil {
-			f.Decls = append(f.Decls, decl)
-		}
+		f.Decls = b.appendDecl(f.Decls, d)
 	}
 	return f
+}
+
+// programAt is the span of the program of toks, as the parser gives it to
+// the program rule: from the first token to the last before the end.
+func (b *builder) programAt(toks []antlr.Token) At {
+	var stop antlr.Token
+	if n := len(toks); n >= 2 {
+		stop = toks[n-2]
+	}
+	return At{b.src.span(toks[0], stop)}
+}
+
+// appendDecl builds a top-level declaration and appends it to decls.
+func (b *builder) appendDecl(decls []Decl, d parser.IDeclarationContext) []Decl {
+	if t := d.TypeDeclaration(); t != nil && t.TypedefDeclaration() != nil && t.TypedefDeclaration().DerivedTypeDeclaration() != nil {
+		// typedef struct S { ... } T; declares S, then T.
+		td := t.TypedefDeclaration()
+		if td.TYPE() != nil {
+			b.diags.Errorf(b.at(td.DerivedTypeDeclaration()), diag.SyntaxError, "syntax error: type makes a new type of a base type; declare the struct with typedef")
+		}
+		inner := b.derivedType(td.DerivedTypeDeclaration())
+		return append(decls, inner, &TypedefDecl{At: b.at(td), Annos: b.annotations(td.Annotations()),
+			NewType: td.TYPE() != nil, Type: &NamedType{At: inner.DeclName().At, Name: inner.DeclName()}, Name: b.ident(td.Name())})
+	}
+	if decl := b.declaration(d); decl != nil {
+		decls = append(decls, decl)
+	}
+	return decls
 }
 
 func (b *builder) declaration(c parser.IDeclarationContext) Decl {

@@ -82,12 +82,10 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 		return nil, source, nil
 	}
 	markTypeNames(toks)
-	tree := parseTokens(source, toks, d)
-	if tree == nil {
+	f := parseTokens(source, toks, d)
+	if f == nil {
 		return nil, source, nil
 	}
-	b := &builder{src: source, diags: d}
-	f := b.file(tree)
 	if !d.HasErrors() && !declaresAnything(f, file) {
 		// Valid P4 (p4c accepts it), but rarely what was meant.
 		d.Warnf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
@@ -349,24 +347,60 @@ func bailParse(toks []antlr.Token, mode int) (tree parser.IProgramContext, faile
 	return p.Program(), -1
 }
 
-// parseTokens parses in two stages, as ANTLR recommends: SLL prediction
-// with bail-out first (fast, and right for nearly all programs), then full LL
-// with error recovery and reporting only if the first stage failed. Missing
-// semicolons are repaired and reported before the second stage.
-func parseTokens(src *Source, toks []antlr.Token, d *diag.List) parser.IProgramContext {
-	if tree, failed := bailParse(toks, antlr.PredictionModeSLL); failed < 0 {
-		return tree
+// parseTokens parses in two stages, as ANTLR recommends, and builds the
+// AST: SLL prediction with bail-out first (fast, and right for nearly all
+// programs), then full LL with error recovery and reporting only if the
+// first stage failed. Missing semicolons are repaired and reported before
+// the second stage.
+func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
+	// The first stage builds each declaration as soon as it is parsed, so
+	// that the parse tree of one declaration at a time is in memory, not
+	// that of the program: it is several times the size of the AST. What
+	// the builder reports counts only if the whole program parses.
+	var built diag.List
+	b := &builder{src: src, diags: &built}
+	var decls []Decl
+	if bailParseDecls(toks, func(c parser.IDeclarationContext) { decls = b.appendDecl(decls, c) }) {
+		d.Append(&built)
+		return &File{At: b.programAt(toks), Decls: decls}
 	}
+	decls = nil
 	toks, repaired, bad := repairTerminators(src, toks, d)
+	var tree parser.IProgramContext
 	switch {
 	case bad && repaired < maxSyntaxErrors:
-		return recoverParse(src, toks, repaired, d)
+		tree = recoverParse(src, toks, repaired, d)
 	case bad || repaired > 0:
+	default:
+		// SLL failed where LL succeeds: a true LL-only construct.
+		tree, _ = bailParse(toks, antlr.PredictionModeLL)
+	}
+	if tree == nil {
 		return nil
 	}
-	// SLL failed where LL succeeds: a true LL-only construct.
-	tree, _ := bailParse(toks, antlr.PredictionModeLL)
-	return tree
+	return (&builder{src: src, diags: d}).file(tree)
+}
+
+// bailParseDecls parses toks one declaration at a time with SLL
+// prediction, which decides the same whatever rule the parse started from,
+// until the first syntax error. It hands each declaration to build as it is
+// parsed, and reports whether the whole input parsed.
+func bailParseDecls(toks []antlr.Token, build func(parser.IDeclarationContext)) (ok bool) {
+	p, _ := newParser(toks)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, mine := r.(bailout); !mine {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeSLL)
+	p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
+	for p.GetTokenStream().LA(1) != antlr.TokenEOF {
+		build(p.Declaration())
+	}
+	return true
 }
 
 // recoverParse parses toks with ANTLR's error recovery and reports each
