@@ -18,6 +18,31 @@ import (
 type builder struct {
 	src   *Source
 	diags *diag.List
+	// built holds statements built as they were parsed (stmtBuilder),
+	// until the statement or declaration around them takes them.
+	built map[parser.IStatementContext]Stmt
+}
+
+// stmtBuilder listens to the parser: it builds each statement as soon as it
+// is parsed and drops the statement's parse tree, which is several times the
+// size of its AST. The statements of a block are then never in memory as a
+// parse tree all at once.
+type stmtBuilder struct {
+	antlr.BaseParseTreeListener
+	b *builder
+}
+
+func (l *stmtBuilder) ExitEveryRule(ctx antlr.ParserRuleContext) {
+	c, ok := ctx.(*parser.StatementContext)
+	if !ok {
+		return
+	}
+	s := l.b.stmt(c)
+	// CopyFrom keeps the context's parent and tokens, and drops its
+	// children: the parse tree below it.
+	whole := c.BaseParserRuleContext
+	c.BaseParserRuleContext.CopyFrom(&whole)
+	l.b.built[c] = s
 }
 
 type ruleCtx interface {
@@ -697,6 +722,10 @@ func (b *builder) stmtOrDecl(c parser.IStatementOrDeclarationContext) Stmt {
 }
 
 func (b *builder) stmt(c parser.IStatementContext) Stmt {
+	if s, ok := b.built[c]; ok {
+		delete(b.built, c)
+		return s
+	}
 	at := b.at(c)
 	switch {
 	case c.AssignmentStatement() != nil:

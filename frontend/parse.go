@@ -353,14 +353,14 @@ func bailParse(toks []antlr.Token, mode int) (tree parser.IProgramContext, faile
 // first stage failed. Missing semicolons are repaired and reported before
 // the second stage.
 func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
-	// The first stage builds each declaration as soon as it is parsed, so
-	// that the parse tree of one declaration at a time is in memory, not
-	// that of the program: it is several times the size of the AST. What
-	// the builder reports counts only if the whole program parses.
+	// The first stage builds each declaration, and each statement, as soon
+	// as it is parsed, so that the parse tree of the program, several times
+	// the size of its AST, is never in memory all at once. What the builder
+	// reports counts only if the whole program parses.
 	var built diag.List
-	b := &builder{src: src, diags: &built}
+	b := &builder{src: src, diags: &built, built: map[parser.IStatementContext]Stmt{}}
 	var decls []Decl
-	if bailParseDecls(toks, func(c parser.IDeclarationContext) { decls = b.appendDecl(decls, c) }) {
+	if bailParseDecls(toks, &stmtBuilder{b: b}, func(c parser.IDeclarationContext) { decls = b.appendDecl(decls, c) }) {
 		d.Append(&built)
 		return &File{At: b.programAt(toks), Decls: decls}
 	}
@@ -384,8 +384,9 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
 // bailParseDecls parses toks one declaration at a time with SLL
 // prediction, which decides the same whatever rule the parse started from,
 // until the first syntax error. It hands each declaration to build as it is
-// parsed, and reports whether the whole input parsed.
-func bailParseDecls(toks []antlr.Token, build func(parser.IDeclarationContext)) (ok bool) {
+// parsed, tells listener of every rule, and reports whether the whole input
+// parsed.
+func bailParseDecls(toks []antlr.Token, listener antlr.ParseTreeListener, build func(parser.IDeclarationContext)) (ok bool) {
 	p, _ := newParser(toks)
 	defer func() {
 		if r := recover(); r != nil {
@@ -397,6 +398,7 @@ func bailParseDecls(toks []antlr.Token, build func(parser.IDeclarationContext)) 
 	}()
 	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeSLL)
 	p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
+	p.AddParseListener(listener)
 	for p.GetTokenStream().LA(1) != antlr.TokenEOF {
 		build(p.Declaration())
 	}

@@ -13,9 +13,10 @@ import (
 	"github.com/p4hls/p4hls/frontend/cpp"
 )
 
-// TestParseByDeclaration: parseTokens builds each declaration as soon as it
-// is parsed; the AST and the diagnostics must be those of building the
-// parse tree of the whole program, for every corpus program that parses.
+// TestParseByDeclaration: parseTokens builds each declaration and each
+// statement as soon as it is parsed; the AST and the diagnostics must be
+// those of building the parse tree of the whole program, for every corpus
+// program that parses.
 func TestParseByDeclaration(t *testing.T) {
 	var files []string
 	for _, dir := range []string{"ok", "bad", "tna"} {
