@@ -27,6 +27,11 @@ const (
 	// backends) recurses that deep. The bound is counted on tokens (see
 	// shape), over the operators; p4c's test programs stay under 30.
 	MaxExpressionDepth = 10000
+	// MaxStatementDepth bounds how deep statements may nest without
+	// braces, which maxNesting bounds: an else-if chain is an if in the
+	// else of the one before, and the passes over statements recurse as
+	// deep as the chain is long (counted on tokens too, see shape).
+	MaxStatementDepth = 10000
 	// maxSyntaxErrors stops the parser's error recovery early: after this
 	// many, the rest are usually cascades of the first.
 	maxSyntaxErrors = 20

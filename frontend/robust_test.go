@@ -118,20 +118,60 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 `
 }
 
-// TestElseIfChain: an else-if chain is an if nested in the else of the
-// one before, as deep as the chain is long, but it nests no scopes: the
-// checker took time quadratic in its length, looking each name up through
-// a scope per arm before (16 s for 50,000 arms). Here 20,000 arms check,
-// and a variable of one arm is not in scope in the next.
-func TestElseIfChain(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("if (hdr.h.a == 0) { hdr.h.b = 1; }")
-	for i := 1; i < 20000; i++ {
-		fmt.Fprintf(&b, "\nelse if (hdr.h.a == %d) { hdr.h.b = %d; }", i, i+1)
+// TestStatementDepth: an else-if chain is an if nested in the else of the
+// one before, as deep as the chain is long, though no brace nests. A chain
+// of MaxStatementDepth arms checks (the checker took time quadratic in its
+// length, looking names up through a scope per arm before); a statement
+// nested deeper, in any shape, is refused before it is parsed, with one
+// diagnostic at its first if that says how deep it is.
+func TestStatementDepth(t *testing.T) {
+	const limit = MaxStatementDepth
+	chain := func(arms int, arm, last string) string {
+		var b strings.Builder
+		for i := 0; i < arms; i++ {
+			if i > 0 {
+				b.WriteString("\nelse ")
+			}
+			fmt.Fprintf(&b, arm, i, i+1)
+		}
+		return b.String() + last
 	}
-	if d, ok := load(t, []byte(v1modelApply(b.String()))); !ok {
-		t.Fatalf("want 20,000 arms accepted, got %s", d)
+	const arm = "if (hdr.h.a == %d) { hdr.h.b = %d; }"
+	tests := []struct {
+		name string
+		stmt string
+		// want is the depth reported at line 14, column 13, or 0 for a
+		// program that checks.
+		want int
+	}{
+		{"an else-if chain at the limit", chain(limit, arm, ""), 0},
+		{"an else-if chain past the limit", chain(limit+1, arm, ""), limit + 1},
+		{"an else-if chain of statements", chain(limit+1, "if (hdr.h.a == %d) hdr.h.b = %d;", " else hdr.h.b = 0;"), limit + 1},
+		{"an else-if chain of lists", chain(limit+1, "if (hdr.h.a == %d) hdr.h = {%d, 0};", ""), limit + 1},
+		{"ifs in ifs", strings.Repeat("if (hdr.h.a == 1) ", limit+1) + "hdr.h.b = 1;", limit + 1},
+		{"an else-if chain in an else", "if (hdr.h.a == 1) { } else { " + chain(limit, arm, "") + " }", limit + 1},
 	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, ok := load(t, []byte(v1modelApply(tc.stmt)))
+			if tc.want == 0 {
+				if !ok {
+					t.Fatalf("want the program accepted, got %s", d)
+				}
+				return
+			}
+			items := d.Items()
+			if ok || len(items) != 1 {
+				t.Fatalf("got accepted %v, diagnostics %v; want one NestingTooDeep", ok, items)
+			}
+			x := items[0]
+			msg := fmt.Sprintf("statement nested %d deep (the limit is %d); split it up", tc.want, limit)
+			if x.Code != diag.NestingTooDeep || x.Msg != msg || x.Span.Start != (diag.Pos{Line: 14, Col: 13}) {
+				t.Errorf("got %v (%v); want main.p4:14:13: %s", x, x.Code, msg)
+			}
+		})
+	}
+	// Each arm's block is a scope of its own.
 	d, ok := load(t, []byte(v1modelApply("if (hdr.h.a == 0) { bit<32> x = 1; } else if (hdr.h.a == 1) { hdr.h.b = x; } else { hdr.h.b = x; }")))
 	items := d.Items()
 	if ok || len(items) != 2 || items[0].Code != diag.UndeclaredName || items[1].Code != diag.UndeclaredName {
@@ -210,6 +250,7 @@ func FuzzFrontend(f *testing.F) {
 	f.Add([]byte("const bit<8> x = {1} + {1} ? (bit<8>)a.b[0]() : -~!1;\n"))
 	f.Add([]byte("control C() { apply { if (a) { } else if (b) { x = 1; } { } .f(); } }\n"))
 	f.Add([]byte("const bit<8> x = (1 + [2 + {3 +\n"))
+	f.Add([]byte("control C() { apply { if (a) x = {1}; else if (b) if (c) { } else for (;;) y = 1; } }\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 1<<16 {
 			return // large inputs only slow the fuzzer down; TestHostileInput covers size

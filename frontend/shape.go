@@ -10,9 +10,11 @@ import (
 // shape follows the tokens as they are lexed and refuses, before anything
 // is parsed, input nested deeper than the recursive passes can take:
 // brackets nested in brackets or prefix operators in a row past maxNesting,
-// and expressions deeper than MaxExpressionDepth (a chain a + b + c + ... is
-// a tree as deep as it is long). Checking while lexing keeps the memory
-// bounded: the lexer need not keep the tokens of a refused expression.
+// expressions deeper than MaxExpressionDepth (a chain a + b + c + ... is a
+// tree as deep as it is long) and statements deeper than MaxStatementDepth
+// (an else-if chain is an if in the else of the one before). Checking while
+// lexing keeps the memory bounded: the lexer need not keep the tokens of a
+// refused expression or statement.
 //
 // It works on tokens, so it counts an upper bound of an expression's depth:
 // its binary operators plus the depth of its deepest operand, which is the
@@ -20,6 +22,11 @@ import (
 // deepest expression in its groups. A separator (; , = and the other
 // assignments) ends an expression, and so does a closing brace that nothing
 // continues: the end of a block.
+//
+// A statement's depth is bounded the same way: its if and for keywords
+// (the statements that hold statements without braces) up to the ; or }
+// that ends it and is not followed by else, plus the deepest statement in
+// its blocks (the blocks themselves nest no deeper than maxNesting).
 type shape struct {
 	src *Source
 	d   *diag.List
@@ -32,17 +39,32 @@ type shape struct {
 	// closed a group in braces.
 	prev        int
 	closedBrace bool
-	// deep says that the expression being read is past the limit: it will
-	// be refused when it ends, with its depth.
+	// endsStmt says that the previous token ended a statement, unless an
+	// else follows.
+	endsStmt bool
+	// deep says that the expression or statement being read is past its
+	// limit: it will be refused when it ends, with its depth.
 	deep bool
 }
 
-// group is a bracketed group being read: its expression being read, and the
-// depth of the deepest one that ended in it.
+// group is a bracketed group being read: its expression and statement
+// being read, and the depth of the deepest ones that ended in it.
 type group struct {
-	cur     expression
-	deepest int
+	cur         expression
+	deepest     int
+	stmt        statement
+	deepestStmt int
 }
+
+// statement is a statement being read (the ifs of an else-if chain are
+// one).
+type statement struct {
+	start    antlr.Token // its first if or for, where a diagnostic points
+	keywords int         // its ifs and fors
+	below    int         // the depth of its deepest block
+}
+
+func (x *statement) depth() int { return x.keywords + x.below }
 
 // expression is an expression (or the part of one between separators)
 // being read.
@@ -74,8 +96,14 @@ func newShape(src *Source, d *diag.List) *shape {
 // returns false when the input is refused: a diagnostic says why.
 func (s *shape) next(t antlr.Token) bool {
 	typ := t.GetTokenType()
-	prev, closedBrace := s.prev, s.closedBrace
-	s.prev, s.closedBrace = typ, false
+	prev, closedBrace, endsStmt := s.prev, s.closedBrace, s.endsStmt
+	s.prev, s.closedBrace, s.endsStmt = typ, false, false
+	// A statement goes on after its ; or } with else; a } followed by
+	// what goes on with an expression closed a list, not a block.
+	if endsStmt && typ != parser.P4LexerELSE && typ != parser.P4LexerSEMI && typ != parser.P4LexerCOMMA &&
+		!continuesExpr(typ) && !s.endStmt() {
+		return false
+	}
 	if closedBrace && !continuesExpr(typ) && !s.end() {
 		return false
 	}
@@ -89,7 +117,7 @@ func (s *shape) next(t antlr.Token) bool {
 	switch {
 	case typ == antlr.TokenEOF:
 		for len(s.groups) > 0 { // brackets left open at the end of the input
-			if !s.end() {
+			if !s.end() || !s.endStmt() {
 				return false
 			}
 			s.groups = s.groups[:len(s.groups)-1]
@@ -101,17 +129,36 @@ func (s *shape) next(t antlr.Token) bool {
 		if len(s.groups) == 1 {
 			return true // unbalanced: the parser reports it
 		}
-		if !s.end() {
+		if !s.end() || !s.endStmt() {
 			return false
 		}
-		inside := s.groups[len(s.groups)-1].deepest
+		inside := s.groups[len(s.groups)-1]
 		s.groups = s.groups[:len(s.groups)-1]
 		cur = &s.groups[len(s.groups)-1].cur
 		cur.operand.ops++
-		cur.operand.below = max(cur.operand.below, inside)
-		s.closedBrace = typ == parser.P4LexerRBRACE
+		cur.operand.below = max(cur.operand.below, inside.deepest)
+		if typ == parser.P4LexerRBRACE { // a block (or a list)
+			stmt := &s.groups[len(s.groups)-1].stmt
+			stmt.below = max(stmt.below, inside.deepestStmt)
+			s.closedBrace, s.endsStmt = true, true
+		}
 	case isSeparator(typ):
+		s.endsStmt = typ == parser.P4LexerSEMI
 		return s.end()
+	case typ == parser.P4LexerELSE:
+		return s.end() // ends the condition or the statement before
+	case typ == parser.P4LexerIF || typ == parser.P4LexerFOR:
+		if !s.end() { // a statement in a statement: no expression goes on
+			return false
+		}
+		stmt := &s.groups[len(s.groups)-1].stmt
+		if stmt.start == nil {
+			stmt.start = t
+		}
+		stmt.keywords++
+		if stmt.depth() > MaxStatementDepth {
+			s.deep = true
+		}
 	case typ == parser.P4LexerCOLON: // of a conditional (or a label)
 		cur.nextOperand()
 	case isBinary(typ) && !(isPrefix(typ) && !isOperandEnd(prev)):
@@ -148,6 +195,21 @@ func (s *shape) nesting(t antlr.Token, typ, prev int) bool {
 			"expression or block nested more than %d levels deep; split it up", maxNesting)
 		return false
 	}
+	return true
+}
+
+// endStmt ends the statement being read in the innermost group; it
+// refuses a statement past the limit.
+func (s *shape) endStmt() bool {
+	g := &s.groups[len(s.groups)-1]
+	n := g.stmt.depth()
+	if n > MaxStatementDepth {
+		s.d.Errorf(s.src.tokenSpan(g.stmt.start), diag.NestingTooDeep,
+			"statement nested %d deep (the limit is %d); split it up", n, MaxStatementDepth)
+		return false
+	}
+	g.deepestStmt = max(g.deepestStmt, n)
+	g.stmt = statement{}
 	return true
 }
 
