@@ -239,7 +239,7 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 		if !shape.next(t) {
 			return nil
 		}
-		if !shape.deep { // the tokens of a refused expression are not needed
+		if !shape.deep { // the tokens of input to be refused are not needed
 			out = append(out, t)
 		}
 		if t.GetTokenType() == antlr.TokenEOF {
@@ -369,7 +369,6 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
 		d.Append(&built)
 		return &File{At: b.programAt(toks), Decls: decls}
 	}
-	decls = nil
 	toks, repaired, bad := repairTerminators(src, toks, d)
 	var tree parser.IProgramContext
 	switch {
