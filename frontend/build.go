@@ -18,6 +18,31 @@ import (
 type builder struct {
 	src   *Source
 	diags *diag.List
+	// built holds statements built as they were parsed (stmtBuilder),
+	// until the statement or declaration around them takes them.
+	built map[parser.IStatementContext]Stmt
+}
+
+// stmtBuilder listens to the parser: it builds each statement as soon as it
+// is parsed and drops the statement's parse tree, which is several times the
+// size of its AST. The statements of a block are then never in memory as a
+// parse tree all at once.
+type stmtBuilder struct {
+	antlr.BaseParseTreeListener
+	b *builder
+}
+
+func (l *stmtBuilder) ExitEveryRule(ctx antlr.ParserRuleContext) {
+	c, ok := ctx.(*parser.StatementContext)
+	if !ok {
+		return
+	}
+	s := l.b.stmt(c)
+	// CopyFrom keeps the context's parent and tokens, and drops its
+	// children: the parse tree below it.
+	whole := c.BaseParserRuleContext
+	c.BaseParserRuleContext.CopyFrom(&whole)
+	l.b.built[c] = s
 }
 
 type ruleCtx interface {
@@ -39,22 +64,37 @@ func (b *builder) identTok(t antlr.TerminalNode) *Ident {
 func (b *builder) file(c parser.IProgramContext) *File {
 	f := &File{At: b.at(c)}
 	for _, d := range c.AllDeclaration() {
-		if t := d.TypeDeclaration(); t != nil && t.TypedefDeclaration() != nil && t.TypedefDeclaration().DerivedTypeDeclaration() != nil {
-			// typedef struct S { ... } T; declares S, then T.
-			td := t.TypedefDeclaration()
-			if td.TYPE() != nil {
-				b.diags.Errorf(b.at(td.DerivedTypeDeclaration()), diag.SyntaxError, "syntax error: type makes a new type of a base type; declare the struct with typedef")
-			}
-			inner := b.derivedType(td.DerivedTypeDeclaration())
-			f.Decls = append(f.Decls, inner, &TypedefDecl{At: b.at(td), Annos: b.annotations(td.Annotations()),
-				NewType: td.TYPE() != nil, Type: &NamedType{At: inner.DeclName().At, Name: inner.DeclName()}, Name: b.ident(td.Name())})
-			continue
-		}
-		if decl := b.declaration(d); decl != nil {
-			f.Decls = append(f.Decls, decl)
-		}
+		f.Decls = b.appendDecl(f.Decls, d)
 	}
 	return f
+}
+
+// programAt is the span of the program of toks, as the parser gives it to
+// the program rule: from the first token to the last before the end.
+func (b *builder) programAt(toks []antlr.Token) At {
+	var stop antlr.Token
+	if n := len(toks); n >= 2 {
+		stop = toks[n-2]
+	}
+	return At{b.src.span(toks[0], stop)}
+}
+
+// appendDecl builds a top-level declaration and appends it to decls.
+func (b *builder) appendDecl(decls []Decl, d parser.IDeclarationContext) []Decl {
+	if t := d.TypeDeclaration(); t != nil && t.TypedefDeclaration() != nil && t.TypedefDeclaration().DerivedTypeDeclaration() != nil {
+		// typedef struct S { ... } T; declares S, then T.
+		td := t.TypedefDeclaration()
+		if td.TYPE() != nil {
+			b.diags.Errorf(b.at(td.DerivedTypeDeclaration()), diag.SyntaxError, "syntax error: type makes a new type of a base type; declare the struct with typedef")
+		}
+		inner := b.derivedType(td.DerivedTypeDeclaration())
+		return append(decls, inner, &TypedefDecl{At: b.at(td), Annos: b.annotations(td.Annotations()),
+			NewType: td.TYPE() != nil, Type: &NamedType{At: inner.DeclName().At, Name: inner.DeclName()}, Name: b.ident(td.Name())})
+	}
+	if decl := b.declaration(d); decl != nil {
+		decls = append(decls, decl)
+	}
+	return decls
 }
 
 func (b *builder) declaration(c parser.IDeclarationContext) Decl {
@@ -682,6 +722,10 @@ func (b *builder) stmtOrDecl(c parser.IStatementOrDeclarationContext) Stmt {
 }
 
 func (b *builder) stmt(c parser.IStatementContext) Stmt {
+	if s, ok := b.built[c]; ok {
+		delete(b.built, c)
+		return s
+	}
 	at := b.at(c)
 	switch {
 	case c.AssignmentStatement() != nil:

@@ -629,8 +629,15 @@ func (c *checker) shadowsParam(id *Ident) {
 }
 
 // nested checks a statement that forms its own scope (if branches, loop
-// bodies).
+// bodies). A block makes its scope itself, and an if declares nothing in
+// one, so neither gets another: a chain of else ifs stays a scope or two
+// deep, and a name's lookup does not walk a scope for every arm before it.
 func (c *checker) nested(s Stmt) {
+	switch s.(type) {
+	case *BlockStmt, *IfStmt:
+		c.stmt(s)
+		return
+	}
 	c.push()
 	c.stmt(s)
 	c.pop()

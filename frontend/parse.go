@@ -18,8 +18,20 @@ const (
 	// MaxInputBytes is the largest source file accepted.
 	MaxInputBytes = cpp.MaxFileBytes
 	// maxNesting bounds brackets nested in brackets, and chains of prefix
-	// operators, so the recursive-descent parser cannot exhaust the stack.
+	// operators, so the recursive-descent parser cannot exhaust the stack
+	// (see shape).
 	maxNesting = 500
+	// MaxExpressionDepth bounds how deep one expression's tree may be: a
+	// chain a + b + c + ... is a tree as deep as it is long, and every pass
+	// over expressions (building the AST, checking, folding, lowering, the
+	// backends) recurses that deep. The bound is counted on tokens (see
+	// shape), over the operators; p4c's test programs stay under 30.
+	MaxExpressionDepth = 10000
+	// MaxStatementDepth bounds how deep statements may nest without
+	// braces, which maxNesting bounds: an else-if chain is an if in the
+	// else of the one before, and the passes over statements recurse as
+	// deep as the chain is long (counted on tokens too, see shape).
+	MaxStatementDepth = 10000
 	// maxSyntaxErrors stops the parser's error recovery early: after this
 	// many, the rest are usually cascades of the first.
 	maxSyntaxErrors = 20
@@ -70,19 +82,15 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 	before := d.Len()
 	toks := lex(source, d)
 	if d.Len() > before {
-		// Parsing around a bad character or comment only adds cascades.
-		return nil, source, nil
-	}
-	if !checkNesting(source, toks, d) {
+		// Parsing around a bad character or comment only adds cascades,
+		// and input nested too deep would exhaust the stack.
 		return nil, source, nil
 	}
 	markTypeNames(toks)
-	tree := parseTokens(source, toks, d)
-	if tree == nil {
+	f := parseTokens(source, toks, d)
+	if f == nil {
 		return nil, source, nil
 	}
-	b := &builder{src: source, diags: d}
-	f := b.file(tree)
 	if !d.HasErrors() && !declaresAnything(f, file) {
 		// Valid P4 (p4c accepts it), but rarely what was meant.
 		d.Warnf(diag.Span{File: file, Start: diag.Pos{Line: 1, Col: 1}, End: diag.Pos{Line: 1, Col: 2}}, diag.EmptyProgram,
@@ -201,18 +209,17 @@ func (t *typedToken) GetTokenType() int { return t.typ }
 // lex runs the lexer over the whole text and returns the default-channel
 // tokens, ending with EOF. Bad characters and unterminated comments and
 // strings are reported here and dropped (or repaired) so parsing can go on.
+// Input nested too deep is refused here (see shape), and lexing stops.
 func lex(src *Source, d *diag.List) []antlr.Token {
 	lexer := parser.NewP4Lexer(antlr.NewInputStream(string(src.Text)))
 	lexer.RemoveErrorListeners()
 	var out []antlr.Token
 	var body annotationBody
+	shape := newShape(src, d)
 	for {
 		t := lexer.NextToken()
 		inBody := body.next(t)
 		switch t.GetTokenType() {
-		case antlr.TokenEOF:
-			out = append(out, t)
-			return out
 		case parser.P4LexerBAD_CHAR:
 			if inBody {
 				break // an annotation's body may hold any token
@@ -224,11 +231,19 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 			continue
 		case parser.P4LexerUNTERMINATED_STRING:
 			d.Errorf(src.tokenSpan(t), diag.UnterminatedString, "string literal is not terminated (no closing quote before the end of the file)")
-			out = append(out, &typedToken{t, parser.P4LexerSTRING_LITERAL})
+			t = &typedToken{t, parser.P4LexerSTRING_LITERAL}
+		}
+		if t.GetChannel() != antlr.TokenDefaultChannel {
 			continue
 		}
-		if t.GetChannel() == antlr.TokenDefaultChannel {
+		if !shape.next(t) {
+			return nil
+		}
+		if !shape.deep { // the tokens of input to be refused are not needed
 			out = append(out, t)
+		}
+		if t.GetTokenType() == antlr.TokenEOF {
+			return out
 		}
 	}
 }
@@ -271,49 +286,6 @@ func (a *annotationBody) next(t antlr.Token) bool {
 	}
 	if typ == parser.P4LexerAT {
 		a.state = 1
-	}
-	return false
-}
-
-// checkNesting rejects input nested deeper than maxNesting (brackets in
-// brackets, or a chain of prefix operators) before the recursive parser
-// sees it.
-func checkNesting(src *Source, toks []antlr.Token, d *diag.List) bool {
-	depth, prefix := 0, 0
-	for i, t := range toks {
-		switch t.GetTokenType() {
-		case parser.P4LexerLPAREN, parser.P4LexerLBRACKET, parser.P4LexerLBRACE:
-			depth++
-		case parser.P4LexerRPAREN, parser.P4LexerRBRACKET, parser.P4LexerRBRACE:
-			if depth > 0 {
-				depth--
-			}
-		}
-		switch t.GetTokenType() {
-		case parser.P4LexerNOT, parser.P4LexerCOMPLEMENT, parser.P4LexerMINUS, parser.P4LexerPLUS:
-			if i > 0 && isOperandEnd(toks[i-1].GetTokenType()) {
-				prefix = 0 // a binary operator
-			} else {
-				prefix++
-			}
-		case parser.P4LexerLPAREN:
-		default:
-			prefix = 0
-		}
-		if depth > maxNesting || prefix > maxNesting {
-			d.Errorf(src.tokenSpan(t), diag.NestingTooDeep,
-				"expression or block nested more than %d levels deep; split it up", maxNesting)
-			return false
-		}
-	}
-	return true
-}
-
-func isOperandEnd(typ int) bool {
-	switch typ {
-	case parser.P4LexerIDENTIFIER, parser.P4LexerINTEGER, parser.P4LexerRPAREN, parser.P4LexerRBRACKET,
-		parser.P4LexerTRUE, parser.P4LexerFALSE, parser.P4LexerSTRING_LITERAL:
-		return true
 	}
 	return false
 }
@@ -380,24 +352,61 @@ func bailParse(toks []antlr.Token, mode int) (tree parser.IProgramContext, faile
 	return p.Program(), -1
 }
 
-// parseTokens parses in two stages, as ANTLR recommends: SLL prediction
-// with bail-out first (fast, and right for nearly all programs), then full LL
-// with error recovery and reporting only if the first stage failed. Missing
-// semicolons are repaired and reported before the second stage.
-func parseTokens(src *Source, toks []antlr.Token, d *diag.List) parser.IProgramContext {
-	if tree, failed := bailParse(toks, antlr.PredictionModeSLL); failed < 0 {
-		return tree
+// parseTokens parses in two stages, as ANTLR recommends, and builds the
+// AST: SLL prediction with bail-out first (fast, and right for nearly all
+// programs), then full LL with error recovery and reporting only if the
+// first stage failed. Missing semicolons are repaired and reported before
+// the second stage.
+func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
+	// The first stage builds each declaration, and each statement, as soon
+	// as it is parsed, so that the parse tree of the program, several times
+	// the size of its AST, is never in memory all at once. What the builder
+	// reports counts only if the whole program parses.
+	var built diag.List
+	b := &builder{src: src, diags: &built, built: map[parser.IStatementContext]Stmt{}}
+	var decls []Decl
+	if bailParseDecls(toks, &stmtBuilder{b: b}, func(c parser.IDeclarationContext) { decls = b.appendDecl(decls, c) }) {
+		d.Append(&built)
+		return &File{At: b.programAt(toks), Decls: decls}
 	}
 	toks, repaired, bad := repairTerminators(src, toks, d)
+	var tree parser.IProgramContext
 	switch {
 	case bad && repaired < maxSyntaxErrors:
-		return recoverParse(src, toks, repaired, d)
+		tree = recoverParse(src, toks, repaired, d)
 	case bad || repaired > 0:
+	default:
+		// SLL failed where LL succeeds: a true LL-only construct.
+		tree, _ = bailParse(toks, antlr.PredictionModeLL)
+	}
+	if tree == nil {
 		return nil
 	}
-	// SLL failed where LL succeeds: a true LL-only construct.
-	tree, _ := bailParse(toks, antlr.PredictionModeLL)
-	return tree
+	return (&builder{src: src, diags: d}).file(tree)
+}
+
+// bailParseDecls parses toks one declaration at a time with SLL
+// prediction, which decides the same whatever rule the parse started from,
+// until the first syntax error. It hands each declaration to build as it is
+// parsed, tells listener of every rule, and reports whether the whole input
+// parsed.
+func bailParseDecls(toks []antlr.Token, listener antlr.ParseTreeListener, build func(parser.IDeclarationContext)) (ok bool) {
+	p, _ := newParser(toks)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, mine := r.(bailout); !mine {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeSLL)
+	p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
+	p.AddParseListener(listener)
+	for p.GetTokenStream().LA(1) != antlr.TokenEOF {
+		build(p.Declaration())
+	}
+	return true
 }
 
 // recoverParse parses toks with ANTLR's error recovery and reports each

@@ -96,13 +96,138 @@ func macroBomb(levels int) string {
 	return b.String()
 }
 
-// TestLongExpressionChain: a flat chain of 20,000 operands is not nesting
-// and must check (the parser loops; the checker recurses along one side).
-func TestLongExpressionChain(t *testing.T) {
-	src := "const bit<32> x = 1" + strings.Repeat(" + 1", 20000) + ";\n"
-	d, ok := load(t, []byte(src))
-	if !ok {
-		t.Fatalf("want the program accepted, got %s", d)
+// v1modelApply returns a v1model program whose ingress applies stmt,
+// the shape of the generated programs that crashed or slowed the frontend.
+func v1modelApply(stmt string) string {
+	return `#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<32> a; bit<32> b; }
+struct headers { h_t h; }
+struct metadata { }
+parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout metadata meta) { apply { } }
+control CC(inout headers hdr, inout metadata meta) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    apply { ` + stmt + ` }
+}
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+`
+}
+
+// TestStatementDepth: an else-if chain is an if nested in the else of the
+// one before, as deep as the chain is long, though no brace nests. A chain
+// of MaxStatementDepth arms checks (the checker took time quadratic in its
+// length, looking names up through a scope per arm before); a statement
+// nested deeper, in any shape, is refused before it is parsed, with one
+// diagnostic at its first if that says how deep it is.
+func TestStatementDepth(t *testing.T) {
+	const limit = MaxStatementDepth
+	chain := func(arms int, arm, last string) string {
+		var b strings.Builder
+		for i := 0; i < arms; i++ {
+			if i > 0 {
+				b.WriteString("\nelse ")
+			}
+			fmt.Fprintf(&b, arm, i, i+1)
+		}
+		return b.String() + last
+	}
+	const arm = "if (hdr.h.a == %d) { hdr.h.b = %d; }"
+	tests := []struct {
+		name string
+		stmt string
+		// want is the depth reported at line 14, column 13, or 0 for a
+		// program that checks.
+		want int
+	}{
+		{"an else-if chain at the limit", chain(limit, arm, ""), 0},
+		{"an else-if chain past the limit", chain(limit+1, arm, ""), limit + 1},
+		{"an else-if chain of statements", chain(limit+1, "if (hdr.h.a == %d) hdr.h.b = %d;", " else hdr.h.b = 0;"), limit + 1},
+		{"an else-if chain of lists", chain(limit+1, "if (hdr.h.a == %d) hdr.h = {%d, 0};", ""), limit + 1},
+		{"ifs in ifs", strings.Repeat("if (hdr.h.a == 1) ", limit+1) + "hdr.h.b = 1;", limit + 1},
+		{"an else-if chain in an else", "if (hdr.h.a == 1) { } else { " + chain(limit, arm, "") + " }", limit + 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, ok := load(t, []byte(v1modelApply(tc.stmt)))
+			if tc.want == 0 {
+				if !ok {
+					t.Fatalf("want the program accepted, got %s", d)
+				}
+				return
+			}
+			items := d.Items()
+			if ok || len(items) != 1 {
+				t.Fatalf("got accepted %v, diagnostics %v; want one NestingTooDeep", ok, items)
+			}
+			x := items[0]
+			msg := fmt.Sprintf("statement nested %d deep (the limit is %d); split it up", tc.want, limit)
+			if x.Code != diag.NestingTooDeep || x.Msg != msg || x.Span.Start != (diag.Pos{Line: 14, Col: 13}) {
+				t.Errorf("got %v (%v); want main.p4:14:13: %s", x, x.Code, msg)
+			}
+		})
+	}
+	// Each arm's block is a scope of its own.
+	d, ok := load(t, []byte(v1modelApply("if (hdr.h.a == 0) { bit<32> x = 1; } else if (hdr.h.a == 1) { hdr.h.b = x; } else { hdr.h.b = x; }")))
+	items := d.Items()
+	if ok || len(items) != 2 || items[0].Code != diag.UndeclaredName || items[1].Code != diag.UndeclaredName {
+		t.Errorf("got accepted %v, diagnostics %v; want x undeclared in both arms after its own", ok, items)
+	}
+}
+
+// TestExpressionDepth: an expression whose tree is MaxExpressionDepth deep
+// checks; one deeper, in any shape, is refused before it is parsed, with
+// one diagnostic at its start that says how deep it is. A program of many
+// blocks is not one deep expression.
+func TestExpressionDepth(t *testing.T) {
+	const limit = MaxExpressionDepth
+	chain := func(first, op string, n int) string { return first + strings.Repeat(op, n) }
+	tests := []struct {
+		name string
+		src  string
+		// want is the depth reported and where, or 0 for a program that
+		// checks.
+		want      int
+		line, col int
+	}{
+		{"a chain at the limit", "const bit<32> x = " + chain("1", " + 1", limit) + ";\n", 0, 0, 0},
+		{"a chain past the limit", "const bit<32> x = " + chain("1", " + 1", limit+1) + ";\n", limit + 1, 1, 19},
+		{"500,000 terms of members", v1modelApply("hdr.h.b = " + chain("hdr.h.a", " + hdr.h.a", 500000-1) + ";"), 500000 + 1, 14, 23},
+		{"parenthesized chains", "const bit<32> x = 1 + (" + chain("1", " + 1", limit) + ");\n", limit + 2, 1, 19},
+		{"conditionals", "const bit<32> x = " + chain("", "true ? 1 : ", limit+1) + "1;\n", limit + 1, 1, 19},
+		{"members", "const bit<32> x = " + chain("a", ".b", limit+1) + ";\n", limit + 1, 1, 19},
+		{"indexes", "const bit<32> x = " + chain("a", "[0]", limit+1) + ";\n", limit + 1, 1, 19},
+		{"calls", "const bit<32> x = " + chain("f", "()", limit+1) + ";\n", limit + 1, 1, 19},
+		// < and > count as binary operators: the bound is not exact.
+		{"casts", "const bit<32> x = " + chain("", "(bit<32>)", limit+1) + "1;\n", limit + 3, 1, 19},
+		{"lists as operands", "const bit<32> x = " + chain("{1}", " + {1}", limit+1) + ";\n", limit + 2, 1, 19},
+		{"an argument", "const bit<32> x = f(1, " + chain("1", " + 1", limit+1) + ");\n", limit + 1, 1, 24},
+		{"blocks in a row", v1modelApply(strings.Repeat("if (hdr.h.a == 1) { hdr.h.b = 2; } ", 2*limit)), 0, 0, 0},
+		{"blocks and statements in a row", v1modelApply(strings.Repeat("{ hdr.h.b = 2; } { } hdr.h.a = 1; ", 2*limit)), 0, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, ok := load(t, []byte(tc.src))
+			if tc.want == 0 {
+				if !ok {
+					t.Fatalf("want the program accepted, got %s", d)
+				}
+				return
+			}
+			items := d.Items()
+			if ok || len(items) != 1 {
+				t.Fatalf("got accepted %v, diagnostics %v; want one NestingTooDeep", ok, items)
+			}
+			x := items[0]
+			msg := fmt.Sprintf("expression nested %d deep (the limit is %d); split it up", tc.want, limit)
+			if x.Code != diag.NestingTooDeep || x.Msg != msg || x.Span.Start != (diag.Pos{Line: tc.line, Col: tc.col}) {
+				t.Errorf("got %v (%v); want main.p4:%d:%d: %s", x, x.Code, tc.line, tc.col, msg)
+			}
+		})
 	}
 }
 
@@ -120,6 +245,12 @@ func FuzzFrontend(f *testing.F) {
 			f.Add(src)
 		}
 	}
+	// Shapes the depth check follows: operands in braces, conditionals,
+	// casts, postfix chains, blocks in a row, brackets left open.
+	f.Add([]byte("const bit<8> x = {1} + {1} ? (bit<8>)a.b[0]() : -~!1;\n"))
+	f.Add([]byte("control C() { apply { if (a) { } else if (b) { x = 1; } { } .f(); } }\n"))
+	f.Add([]byte("const bit<8> x = (1 + [2 + {3 +\n"))
+	f.Add([]byte("control C() { apply { if (a) x = {1}; else if (b) if (c) { } else for (;;) y = 1; } }\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 1<<16 {
 			return // large inputs only slow the fuzzer down; TestHostileInput covers size
