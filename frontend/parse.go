@@ -35,6 +35,9 @@ const (
 	// maxSyntaxErrors stops the parser's error recovery early: after this
 	// many, the rest are usually cascades of the first.
 	maxSyntaxErrors = 20
+	// cancelEvery is how many tokens the lexer reads between looks at its
+	// context: far under a millisecond of work.
+	cancelEvery = 4096
 )
 
 // Source is a preprocessed program: its text and where each line came from.
@@ -80,14 +83,20 @@ func Parse(ctx context.Context, file string, src []byte, opts Options, d *diag.L
 		return nil, source, fmt.Errorf("parse %s: %w", file, err)
 	}
 	before := d.Len()
-	toks := lex(source, d)
+	toks, err := lex(ctx, source, d)
+	if err != nil {
+		return nil, source, fmt.Errorf("lex %s: %w", file, err)
+	}
 	if d.Len() > before {
 		// Parsing around a bad character or comment only adds cascades,
 		// and input nested too deep would exhaust the stack.
 		return nil, source, nil
 	}
 	markTypeNames(toks)
-	f := parseTokens(source, toks, d)
+	f, err := parseTokens(ctx, source, toks, d)
+	if err != nil {
+		return nil, source, fmt.Errorf("parse %s: %w", file, err)
+	}
 	if f == nil {
 		return nil, source, nil
 	}
@@ -210,13 +219,16 @@ func (t *typedToken) GetTokenType() int { return t.typ }
 // tokens, ending with EOF. Bad characters and unterminated comments and
 // strings are reported here and dropped (or repaired) so parsing can go on.
 // Input nested too deep is refused here (see shape), and lexing stops.
-func lex(src *Source, d *diag.List) []antlr.Token {
+func lex(ctx context.Context, src *Source, d *diag.List) ([]antlr.Token, error) {
 	lexer := parser.NewP4Lexer(antlr.NewInputStream(string(src.Text)))
 	lexer.RemoveErrorListeners()
 	var out []antlr.Token
 	var body annotationBody
 	shape := newShape(src, d)
-	for {
+	for n := 0; ; n++ {
+		if n%cancelEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		t := lexer.NextToken()
 		inBody := body.next(t)
 		switch t.GetTokenType() {
@@ -237,13 +249,13 @@ func lex(src *Source, d *diag.List) []antlr.Token {
 			continue
 		}
 		if !shape.next(t) {
-			return nil
+			return nil, nil
 		}
 		if !shape.deep { // the tokens of input to be refused are not needed
 			out = append(out, t)
 		}
 		if t.GetTokenType() == antlr.TokenEOF {
-			return out
+			return out, nil
 		}
 	}
 }
@@ -357,7 +369,7 @@ func bailParse(toks []antlr.Token, mode int) (tree parser.IProgramContext, faile
 // programs), then full LL with error recovery and reporting only if the
 // first stage failed. Missing semicolons are repaired and reported before
 // the second stage.
-func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
+func parseTokens(ctx context.Context, src *Source, toks []antlr.Token, d *diag.List) (*File, error) {
 	// The first stage builds each declaration, and each statement, as soon
 	// as it is parsed, so that the parse tree of the program, several times
 	// the size of its AST, is never in memory all at once. What the builder
@@ -365,9 +377,13 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
 	var built diag.List
 	b := &builder{src: src, diags: &built, built: map[parser.IStatementContext]Stmt{}}
 	var decls []Decl
-	if bailParseDecls(toks, &stmtBuilder{b: b}, func(c parser.IDeclarationContext) { decls = b.appendDecl(decls, c) }) {
+	ok, err := bailParseDecls(ctx, toks, &stmtBuilder{b: b}, func(c parser.IDeclarationContext) { decls = b.appendDecl(decls, c) })
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		d.Append(&built)
-		return &File{At: b.programAt(toks), Decls: decls}
+		return &File{At: b.programAt(toks), Decls: decls}, nil
 	}
 	toks, repaired, bad := repairTerminators(src, toks, d)
 	var tree parser.IProgramContext
@@ -380,17 +396,17 @@ func parseTokens(src *Source, toks []antlr.Token, d *diag.List) *File {
 		tree, _ = bailParse(toks, antlr.PredictionModeLL)
 	}
 	if tree == nil {
-		return nil
+		return nil, ctx.Err()
 	}
-	return (&builder{src: src, diags: d}).file(tree)
+	return (&builder{src: src, diags: d}).file(tree), ctx.Err()
 }
 
 // bailParseDecls parses toks one declaration at a time with SLL
 // prediction, which decides the same whatever rule the parse started from,
 // until the first syntax error. It hands each declaration to build as it is
 // parsed, tells listener of every rule, and reports whether the whole input
-// parsed.
-func bailParseDecls(toks []antlr.Token, listener antlr.ParseTreeListener, build func(parser.IDeclarationContext)) (ok bool) {
+// parsed. It stops, with ctx's error, when ctx ends.
+func bailParseDecls(ctx context.Context, toks []antlr.Token, listener antlr.ParseTreeListener, build func(parser.IDeclarationContext)) (ok bool, err error) {
 	p, _ := newParser(toks)
 	defer func() {
 		if r := recover(); r != nil {
@@ -404,9 +420,12 @@ func bailParseDecls(toks []antlr.Token, listener antlr.ParseTreeListener, build 
 	p.SetErrorHandler(bailStrategy{antlr.NewDefaultErrorStrategy()})
 	p.AddParseListener(listener)
 	for p.GetTokenStream().LA(1) != antlr.TokenEOF {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
 		build(p.Declaration())
 	}
-	return true
+	return true, nil
 }
 
 // recoverParse parses toks with ANTLR's error recovery and reports each

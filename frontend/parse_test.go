@@ -34,7 +34,7 @@ func TestParseByDeclaration(t *testing.T) {
 			return nil, nil
 		}
 		source := &Source{Result: pre, File: file}
-		toks := lex(source, d)
+		toks, _ := lex(context.Background(), source, d)
 		if d.HasErrors() {
 			return nil, nil
 		}
@@ -55,7 +55,7 @@ func TestParseByDeclaration(t *testing.T) {
 		want := (&builder{src: source, diags: &whole}).file(tree)
 		var byDecl diag.List
 		source, toks = lexed(file, &byDecl)
-		got := parseTokens(source, toks, &byDecl)
+		got, _ := parseTokens(context.Background(), source, toks, &byDecl)
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(byDecl.Items(), whole.Items()) {
 			t.Errorf("%s: built by declaration, the AST or the diagnostics differ from the whole program's", file)
 		}
