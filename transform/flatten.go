@@ -40,27 +40,54 @@ func refuse(format string, args ...any) error {
 // ifStmt is the decision list of if (C) T else E: T's alternatives with
 // C added, then E's (a packet reaching them failed C, since T's last
 // alternative catches every packet that meets C).
+//
+// An else-if chain is walked arm by arm, not recursed into: each level
+// would copy the lists of the levels below it, quadratic in the arms. As
+// when each else were a list of its own, the alternatives after the first
+// arm's are bounded by maxCubes.
 func (f *flattener) ifStmt(st *ir.If) ([]alt, error) {
-	then, err := f.seq(st.Then)
-	if err != nil {
-		return nil, err
+	var out []alt
+	first := 0 // the first arm's alternatives
+	for arm := 0; ; arm++ {
+		then, err := f.seq(st.Then)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range then {
+			lits := append([]ir.Expr{st.Cond}, a.lits...)
+			ok, err := f.possible(lits)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out = append(out, alt{lits: lits, leaves: a.leaves})
+			}
+		}
+		if arm == 0 {
+			first = len(out)
+		} else if len(out)-first > maxCubes {
+			return nil, refuse("more than %d alternatives", maxCubes)
+		}
+		next, ok := elseIf(st)
+		if !ok {
+			break
+		}
+		st = next
 	}
 	els, err := f.seq(st.Else)
 	if err != nil {
 		return nil, err
 	}
-	var out []alt
-	for _, a := range then {
-		lits := append([]ir.Expr{st.Cond}, a.lits...)
-		ok, err := f.possible(lits)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, alt{lits: lits, leaves: a.leaves})
-		}
-	}
 	return append(out, els...), nil
+}
+
+// elseIf is the if statement that is the whole else branch of st.
+func elseIf(st *ir.If) (*ir.If, bool) {
+	if len(st.Else) != 1 {
+		return nil, false
+	}
+	next, ok := st.Else[0].(*ir.If)
+	return next, ok
 }
 
 // seq is the decision list of a statement list: simple statements join
@@ -113,6 +140,11 @@ func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
 	}
 	if len(x)*len(y) > maxCubes {
 		return nil, refuse("more than %d alternatives", maxCubes)
+	}
+	if len(x) == 1 && len(x[0].lits) == 0 && len(x[0].leaves) == 0 {
+		// Nothing before y: y's alternatives were each found possible
+		// when y was built.
+		return y, nil
 	}
 	var out []alt
 	for _, a := range x {
