@@ -54,6 +54,9 @@ func (d Dep) String() string {
 // hazard finds the data dependency from a to b (a first in program
 // order), the strongest kind first; ok is false when there is none.
 func hazard(a, b *Node) (d Dep, ok bool) {
+	if len(a.eff.writes) == 0 && len(b.eff.writes) == 0 {
+		return Dep{}, false // every hazard has a write (two gateways of a chain)
+	}
 	checks := []struct {
 		from, to []loc
 		kind     DepKind

@@ -175,6 +175,11 @@ func (r *rewriter) list(ss []ir.Stmt) error {
 }
 
 // inside rewrites the statement lists nested in st.
+//
+// An else-if chain that stays as written for having more than maxCubes
+// alternatives is tried again from each of its arms in turn, each try
+// refused after maxCubes arms: the time is the arms times maxCubes (7 s
+// of 14 at 10,000 arms), linear in the arms but with that factor.
 func (r *rewriter) inside(st ir.Stmt) error {
 	switch st := st.(type) {
 	case *ir.If:
