@@ -1485,11 +1485,11 @@ func constantsOf(roots []*Term) []uint64 {
 // take for synthesis to try them. A target's ALUs compute a few
 // operations each, over tens of stages, and the deepest action of the
 // corpus (SipHash) is 51 operations deep; each query's solver time grows
-// with the depth (an action of 10,000 chained statements took 10 s to be
-// refused, one of 100,000 ran past two minutes), so past the bound
-// synthesis refuses at once, saying so, rather than spend that time
-// proving that no ALU computes it.
-const MaxTermDepth = 1024
+// with the depth (an action of 1,000 chained statements took 2 to 5 s to
+// be refused, one of 10,000 took 10 s, one of 100,000 ran past two
+// minutes), so past the bound synthesis refuses at once, saying so,
+// rather than spend that time proving that no ALU computes it.
+const MaxTermDepth = 256
 
 // tooDeep refuses a transaction one of whose values (a register's new
 // value or a field's) is more than MaxTermDepth operations deep.
