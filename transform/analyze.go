@@ -170,11 +170,7 @@ func CheckTableCount(prog *ir.Program, stages, tablesPerStage int) error {
 	}
 	for _, c := range matchActionControls(prog) {
 		tables := map[*ir.Table]bool{}
-		for _, n := range buildGraph(c, newNamer()).nodes {
-			if n.Kind == TableNode {
-				tables[n.Table] = true
-			}
-		}
+		appliedTables(c.Body, tables)
 		need := (len(tables) + tablesPerStage - 1) / tablesPerStage
 		if need <= stages {
 			continue
@@ -186,4 +182,36 @@ func CheckTableCount(prog *ir.Program, stages, tablesPerStage int) error {
 			c.Name, len(tables), need, tablesPerStage, stages, need, need, per, per)}
 	}
 	return nil
+}
+
+// appliedTables adds to out the tables the statements apply: the tables
+// of buildGraph's table nodes, found without the effects it computes
+// for every node (which for an action of 100,000 statements are
+// hundreds of megabytes).
+func appliedTables(ss []ir.Stmt, out map[*ir.Table]bool) {
+	for _, st := range ss {
+		switch st := st.(type) {
+		case *ir.If:
+			for _, h := range tableHits(st.Cond) {
+				out[h.Table] = true
+			}
+			appliedTables(st.Then, out)
+			appliedTables(st.Else, out)
+		case *ir.ApplyTable:
+			out[st.Table] = true
+		case *ir.SwitchAction:
+			out[st.Table] = true
+			for _, c := range st.Cases {
+				appliedTables(c.Body, out)
+			}
+		case *ir.Switch:
+			for _, c := range st.Cases {
+				appliedTables(c.Body, out)
+			}
+		case *ir.Block:
+			if !st.Atomic {
+				appliedTables(st.Body, out)
+			}
+		}
+	}
 }

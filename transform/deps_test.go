@@ -28,7 +28,8 @@ func elseIfChain(n int) string {
 // TestPairsAsWalked: the dependency analysis skips the other branches of
 // each gateway by ranges of Orders and finds the nodes a node decides by
 // subtree ends; on every corpus program and an else-if chain, these agree
-// with walking the paths' conditions and the parents, node by node.
+// with walking the paths' conditions and the parents, node by node; and
+// CheckTableCount's tables are the graph's.
 func TestPairsAsWalked(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus.Dir(), "ok", "*.p4"))
 	progs := map[string]*ir.Program{"chain": program(t, "", elseIfChain(30)),
@@ -43,6 +44,16 @@ func TestPairsAsWalked(t *testing.T) {
 	for name, prog := range progs {
 		for _, c := range matchActionControls(prog) {
 			nodes := buildGraph(c, newNamer()).nodes
+			applied, want := map[*ir.Table]bool{}, map[*ir.Table]bool{}
+			appliedTables(c.Body, applied)
+			for _, n := range nodes {
+				if n.Kind == TableNode {
+					want[n.Table] = true
+				}
+			}
+			if len(applied) != len(want) {
+				t.Errorf("%s, %s: appliedTables finds %d tables, the graph %d", name, c.Name, len(applied), len(want))
+			}
 			end := subtreeEnds(nodes)
 			for j, b := range nodes {
 				skip := earlierBranches(b, nil)
