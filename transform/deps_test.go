@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -146,5 +147,28 @@ func TestTableCountRefused(t *testing.T) {
 	}
 	if tm.Span != prog.Pipeline[ir.V1Ingress].Control.Span {
 		t.Errorf("at %v, want the ingress control", tm.Span)
+	}
+}
+
+// TestChainBound: an else-if chain becomes a table while the arms after
+// its first, with the last else, make at most maxCubes alternatives: of
+// chains without a last else, maxCubes arms do and maxCubes+1 do not.
+func TestChainBound(t *testing.T) {
+	for _, c := range []struct {
+		arms     int
+		rewrites int
+	}{{maxCubes, 1}, {maxCubes + 1, 0}} {
+		src := programSource("", elseIfChain(c.arms))
+		prog := program(t, "", elseIfChain(c.arms))
+		res, err := Transform(context.Background(), prog, prog.Pipeline[ir.V1Ingress].Control.Span.File, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Rewrites) != c.rewrites {
+			t.Errorf("%d arms: %d rewrites, want %d", c.arms, len(res.Rewrites), c.rewrites)
+		}
+		if c.rewrites == 0 && (len(res.Kept) == 0 || res.Kept[0].Reason != fmt.Sprintf("more than %d alternatives", maxCubes)) {
+			t.Errorf("%d arms: kept %+v, want the chain kept for more than %d alternatives", c.arms, res.Kept, maxCubes)
+		}
 	}
 }

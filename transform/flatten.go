@@ -26,6 +26,8 @@ type flattener struct {
 	ctx   context.Context
 	gs    *guards
 	scope scope
+	// arms, when not nil, keeps each arm's list (arm).
+	arms map[*ir.If][]alt
 }
 
 // notRewritable explains why statements stay as they are.
@@ -44,25 +46,16 @@ func refuse(format string, args ...any) error {
 // An else-if chain is walked arm by arm, not recursed into: each level
 // would copy the lists of the levels below it, quadratic in the arms. As
 // when each else were a list of its own, the alternatives after the first
-// arm's are bounded by maxCubes.
+// arm's, the last else's included, are bounded by maxCubes.
 func (f *flattener) ifStmt(st *ir.If) ([]alt, error) {
 	var out []alt
-	first := 0 // the first arm's alternatives
-	for arm := 0; ; arm++ {
-		then, err := f.seq(st.Then)
+	first, arm := 0, 0 // the first arm's alternatives; the last arm
+	for ; ; arm++ {
+		then, err := f.arm(st)
 		if err != nil {
 			return nil, err
 		}
-		for _, a := range then {
-			lits := append([]ir.Expr{st.Cond}, a.lits...)
-			ok, err := f.possible(lits)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out = append(out, alt{lits: lits, leaves: a.leaves})
-			}
-		}
+		out = append(out, then...)
 		if arm == 0 {
 			first = len(out)
 		} else if len(out)-first > maxCubes {
@@ -78,7 +71,39 @@ func (f *flattener) ifStmt(st *ir.If) ([]alt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(out, els...), nil
+	if out = append(out, els...); arm > 0 && len(out)-first > maxCubes {
+		return nil, refuse("more than %d alternatives", maxCubes)
+	}
+	return out, nil
+}
+
+// arm is the decision list of st's then branch with st's condition
+// added, its impossible alternatives left out. The rewriter tries a
+// chain longer than maxCubes from each of its arms in turn, so each arm's
+// list is kept (arms) and shared: no one changes an alternative's slices.
+func (f *flattener) arm(st *ir.If) ([]alt, error) {
+	if alts, ok := f.arms[st]; ok {
+		return alts, nil
+	}
+	then, err := f.seq(st.Then)
+	if err != nil {
+		return nil, err
+	}
+	var out []alt
+	for _, a := range then {
+		lits := append([]ir.Expr{st.Cond}, a.lits...)
+		ok, err := f.possible(lits)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, alt{lits: lits, leaves: a.leaves})
+		}
+	}
+	if f.arms != nil {
+		f.arms[st] = out
+	}
+	return out, nil
 }
 
 // elseIf is the if statement that is the whole else branch of st.
