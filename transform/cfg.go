@@ -36,8 +36,9 @@ type Node struct {
 	// Parent is the gateway or table whose outcome decides whether the
 	// node runs (nil at the top of the apply block).
 	Parent *Node
-	// path is the conjunction of the branch conditions that lead here,
-	// innermost first (nil at the top of the apply block).
+	// path is the conjunction of the branch conditions that lead here:
+	// the innermost, whose up pointers lead out (nil at the top of the
+	// apply block).
 	path *branch
 	// match is what the node's lookup reads (a table's keys, a gateway's
 	// condition); eff is what its actions read and write.
