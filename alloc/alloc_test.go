@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,5 +277,33 @@ func BenchmarkSwitchScale(b *testing.B) {
 				b.ReportMetric(float64(sol.Stages), "stages")
 			}
 		})
+	}
+}
+
+// TestTooFull: a problem whose table parts or ALUs alone need more
+// stages than the target has is refused by counting, naming the limit
+// that binds and the number that would do.
+func TestTooFull(t *testing.T) {
+	lim := small() // 6 stages, 2 tables and 1 stateful ALU per stage
+	var tables []Table
+	for i := range 13 {
+		tables = append(tables, Table{Name: fmt.Sprint("t", i), Actions: []int{0}})
+	}
+	p := &Problem{Limits: lim, Tables: tables, Actions: []Action{chain("a", 1)}}
+	want := "needs at least 7 stages, the target has 6: its 13 table parts"
+	if got := TooFull(p); !strings.HasPrefix(got, want) || !strings.Contains(got, "--tables-per-stage 3") {
+		t.Errorf("TooFull = %q, want %q... and --tables-per-stage 3", got, want)
+	}
+	if _, err := (Z3{}).Solve(context.Background(), p, Optimal); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Solve: %v, want the same refusal", err)
+	}
+	p.Tables = p.Tables[:12]
+	if got := TooFull(p); got != "" {
+		t.Errorf("12 tables in 6 stages of 2: TooFull = %q, want \"\"", got)
+	}
+	p.Actions = []Action{stateful("s")}
+	p.Tables = p.Tables[:7]
+	if got, want := TooFull(p), "its 7 stateful ALUs need at least 7 stages at 1 per stage"; !strings.Contains(got, want) {
+		t.Errorf("TooFull = %q, want %q", got, want)
 	}
 }

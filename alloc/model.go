@@ -80,29 +80,65 @@ func (m *model) ordered(t int) bool {
 // Both encodings state it; it costs nothing and spares the solver proving
 // it (a switch-scale program is often exactly that full).
 func (m *model) lowerBound() int {
-	parts, stateful, stateless := 0, 0, 0
-	for _, u := range m.units {
-		switch {
-		case u.isMatch():
-			parts++
-		case u.stateful:
-			stateful++
-		default:
-			stateless++
-		}
-	}
-	l := m.p.Limits
-	ceil := func(n, per int) int { return (n + per - 1) / per }
-	return max(1, ceil(parts, l.TablesPerStage), ceil(stateful, l.StatefulALUsPerStage), ceil(stateless, l.ALUsPerStage-l.HeaderALUs))
+	lb, _ := capacityBound(m.p)
+	return lb
 }
 
 // tooSmall rejects, without a solver, a problem whose lower bound is
 // past the target's stages.
 func (m *model) tooSmall() error {
-	if lb := m.lowerBound(); lb > m.ns {
-		return &InfeasibleError{Why: fmt.Sprintf("its table parts and ALUs need at least %d stages at the target's limits per stage; it has %d", lb, m.ns)}
+	if msg := TooFull(m.p); msg != "" {
+		return &InfeasibleError{Why: msg}
 	}
 	return nil
+}
+
+// capacityBound is the stages the problem's table parts, stateful ALUs
+// and stateless ALUs need at the target's limits per stage, the largest
+// of the three, and a sentence naming the limit that gives it. It counts
+// without building the model: linear in the tables and their ALUs.
+func capacityBound(p *Problem) (int, string) {
+	parts, stateful, stateless := 0, 0, 0
+	for t, tab := range p.Tables {
+		n := p.Parts(t)
+		parts += n
+		for _, a := range tab.Actions {
+			for _, alu := range p.Actions[a].ALUs {
+				if alu.Stateful {
+					stateful += n
+				} else {
+					stateless += n
+				}
+			}
+		}
+	}
+	l := p.Limits
+	ceil := func(n, per int) int { return (n + per - 1) / per }
+	lb, why := 1, ""
+	if need := ceil(parts, l.TablesPerStage); need > lb {
+		lb, why = need, fmt.Sprintf("its %d table parts (tables, gateways and keyless tables, a part per stage's worth of entries) need at least %d stages at %d tables per stage; "+
+			"merge tables, or allow %d tables per stage (--tables-per-stage %d)", parts, need, l.TablesPerStage, ceil(parts, l.Stages), ceil(parts, l.Stages))
+	}
+	if need := ceil(stateful, l.StatefulALUsPerStage); need > lb {
+		lb, why = need, fmt.Sprintf("its %d stateful ALUs need at least %d stages at %d per stage; split the state among fewer actions", stateful, need, l.StatefulALUsPerStage)
+	}
+	if need := ceil(stateless, l.ALUsPerStage-l.HeaderALUs); need > lb {
+		lb, why = need, fmt.Sprintf("its %d ALUs need at least %d stages at %d per stage; allow more ALUs per stage (--alus-per-stage)", stateless, need, l.ALUsPerStage-l.HeaderALUs)
+	}
+	return lb, why
+}
+
+// TooFull says why a problem has no placement when its table parts or
+// ALUs alone need more stages than the target has at its limits per
+// stage ("" when they do not). It counts, so it answers at once where
+// a solver, or Explain's relaxed solves, would take minutes (thousands of
+// tables).
+func TooFull(p *Problem) string {
+	lb, why := capacityBound(p)
+	if lb <= p.Limits.Stages {
+		return ""
+	}
+	return fmt.Sprintf("needs at least %d stages, the target has %d: %s", lb, p.Limits.Stages, why)
 }
 
 // modifiesKey reports whether unit x's action may not span stages.

@@ -244,3 +244,35 @@ func TestEvents(t *testing.T) {
 		t.Errorf("placement events %+v, want one of 2 stages by greedy, proven", placed)
 	}
 }
+
+// TestTooManyTablesBeforePhase1: a control applying more tables than
+// Tofino's 12 stages of 16 hold is refused before phase 1's analysis,
+// which is quadratic in the tables: the report says the program does not
+// fit, at the control, naming the limit.
+func TestTooManyTablesBeforePhase1(t *testing.T) {
+	var decls, apply strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&decls, "    table t%d { key = { hdr.app.sample: exact; } actions = { NoAction; } }\n", i)
+		fmt.Fprintf(&apply, "        t%d.apply();\n", i)
+	}
+	src := `#include <core.p4>
+#include <v1model.p4>
+header app_t { bit<32> sample; }
+#include "../include/bench.p4"
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+` + decls.String() + `    apply {
+` + apply.String() + `    }
+}
+BENCH_MAIN
+`
+	file := filepath.Join(corpus.Dir(), "ok", "tables200.p4")
+	res, err := Compile(context.Background(), Request{File: file, Source: []byte(src), Target: "tofino"}, nil)
+	if res.Report.Status != report.DoesNotFit || res.Analysis != nil {
+		t.Fatalf("status %s, analysis %v (%v), want does-not-fit before the analysis", res.Report.Status, res.Analysis != nil, err)
+	}
+	items := res.Diagnostics.Items()
+	want := "control MyIngress applies 200 tables, which need at least 13 stages at 16 tables per stage; the target has 12"
+	if len(items) != 1 || items[0].Code != diag.DoesNotFit || items[0].Span.Start.Line != 5 || !strings.Contains(items[0].Msg, want) {
+		t.Errorf("diagnostics %v, want one at line 5 (the control) saying %q", items, want)
+	}
+}

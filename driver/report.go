@@ -9,6 +9,7 @@ import (
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
+	"github.com/p4hls/p4hls/transform"
 )
 
 // finish completes the report once the compile ends with err: the
@@ -61,11 +62,14 @@ func StatusOf(err error) report.Status {
 func fitPlace(file string, err error) (diag.Span, string) {
 	var be *backends.Error
 	var u *synth.UnsupportedError
+	var tables *transform.TooManyTablesError
 	switch {
 	case errors.As(err, &be) && be.Span.Start.IsValid():
 		return be.Span, be.Msg
 	case errors.As(err, &u) && u.Span.Start.IsValid():
 		return u.Span, u.Msg
+	case errors.As(err, &tables) && tables.Span.Start.IsValid():
+		return tables.Span, tables.Msg
 	}
 	return diag.Span{File: file}, err.Error()
 }

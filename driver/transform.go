@@ -19,6 +19,9 @@ import (
 func (c *compile) transform(ctx context.Context) error {
 	req, res, prog := c.req, c.res, c.res.Program
 	opts := transform.Options{TablesPerStage: c.target.Limits.TablesPerStage}
+	if err := transform.CheckTableCount(prog, c.target.Limits.Stages, c.target.Limits.TablesPerStage); err != nil {
+		return &DoesNotFitError{err}
+	}
 	before, err := transform.Analyze(ctx, prog, opts)
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)

@@ -99,6 +99,9 @@ func Synthesize(ctx context.Context, tx *Transaction, stateful, stateless *gramm
 }
 
 func synthesize(ctx context.Context, tx *Transaction, stateful, stateless *grammar.Grammar, opts Options) (*Graph, Stats, error) {
+	if err := tooDeep(tx); err != nil {
+		return nil, Stats{}, err
+	}
 	opts.Width = cmp.Or(opts.Width, DefaultWidth)
 	if opts.AttemptBudget == 0 {
 		opts.AttemptBudget = DefaultAttemptBudget
@@ -1481,4 +1484,38 @@ func constantsOf(roots []*Term) []uint64 {
 		walk(r)
 	}
 	return out
+}
+
+// MaxTermDepth bounds the operations in a row a transaction's values may
+// take for synthesis to try them. A target's ALUs compute a few
+// operations each, over tens of stages, and the deepest action of the
+// corpus (SipHash) is 51 operations deep; each query's solver time grows
+// with the depth (an action of 1,000 chained statements took 2 to 5 s to
+// be refused, one of 10,000 took 10 s, one of 100,000 ran past two
+// minutes), so past the bound synthesis refuses at once, saying so,
+// rather than spend that time proving that no ALU computes it.
+const MaxTermDepth = 256
+
+// tooDeep refuses a transaction one of whose values (a register's new
+// value or a field's) is more than MaxTermDepth operations deep.
+func tooDeep(tx *Transaction) error {
+	check := func(what string, t *Term) error {
+		if t == nil || t.depth <= MaxTermDepth {
+			return nil
+		}
+		return &UnsupportedError{Span: tx.Action.Span, Msg: fmt.Sprintf(
+			"action %s: the new value of %s is %d operations deep, past synthesis's bound of %d (MaxTermDepth): shorten the chain of statements that computes it",
+			tx.Action.Name, what, t.depth, MaxTermDepth)}
+	}
+	for _, c := range tx.Cells {
+		if err := check("register cell "+c.Name, c.Post); err != nil {
+			return err
+		}
+	}
+	for _, o := range tx.Outputs {
+		if err := check("field "+o.Name, o.Value); err != nil {
+			return err
+		}
+	}
+	return nil
 }

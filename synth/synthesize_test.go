@@ -3,6 +3,7 @@ package synth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -419,5 +420,32 @@ BENCH_MAIN
 	}
 	if err := synth.Prove(context.Background(), tx, g, 32); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTooDeepRefused: an action whose register's new value is a chain
+// of more than MaxTermDepth operations is refused at once, at the
+// action, naming the bound, before any solver query.
+func TestTooDeepRefused(t *testing.T) {
+	var body strings.Builder
+	for range synth.MaxTermDepth/2 + 10 {
+		body.WriteString("            c = c ^ hdr.app.sample;\n            c = c + 3;\n")
+	}
+	prog := corpus.CounterProgram(t, body.String())
+	_, tx, stateful, stateless := setupProgram(t, prog, "pred_raw")
+	_, stats, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
+	var u *synth.UnsupportedError
+	if !errors.As(err, &u) {
+		t.Fatalf("Synthesize: %v, want an *UnsupportedError", err)
+	}
+	want := fmt.Sprintf("is %d operations deep, past synthesis's bound of %d (MaxTermDepth)", synth.MaxTermDepth+20, synth.MaxTermDepth)
+	if !strings.Contains(u.Msg, want) || !strings.Contains(u.Msg, "register cell count") {
+		t.Errorf("message %q, want it to name the register cell and say %q", u.Msg, want)
+	}
+	if a := corpus.AtomicAction(t, prog); u.Span != a.Span {
+		t.Errorf("refused at %v, want the action at %v", u.Span, a.Span)
+	}
+	if stats.Queries != 0 {
+		t.Errorf("%d solver queries, want none", stats.Queries)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/ir"
 )
 
@@ -144,4 +145,73 @@ func placeStages(nodes []*Node, deps []Dep, perStage int) (stage []int, stages i
 		stages = max(stages, s+1)
 	}
 	return stage, stages
+}
+
+// TooManyTablesError says a control applies more tables than the target's
+// stages hold: no rewrite of phase 1 removes a table application, and
+// each takes a logical table in some stage.
+type TooManyTablesError struct {
+	// Span is the control's; Msg says what binds.
+	Span diag.Span
+	Msg  string
+}
+
+func (e *TooManyTablesError) Error() string { return e.Span.String() + ": " + e.Msg }
+
+// CheckTableCount refuses a program one of whose match-action controls
+// applies more tables than stages × tablesPerStage hold (0 for either
+// means no limit). It is linear in the program, and it runs before
+// Analyze, whose dependency analysis is quadratic in a control's nodes:
+// 4,000 tables in sequence took 3 GB there before allocation refused
+// them.
+func CheckTableCount(prog *ir.Program, stages, tablesPerStage int) error {
+	if stages <= 0 || tablesPerStage <= 0 {
+		return nil
+	}
+	for _, c := range matchActionControls(prog) {
+		tables := map[*ir.Table]bool{}
+		appliedTables(c.Body, tables)
+		need := (len(tables) + tablesPerStage - 1) / tablesPerStage
+		if need <= stages {
+			continue
+		}
+		per := (len(tables) + stages - 1) / stages
+		return &TooManyTablesError{Span: c.Span, Msg: fmt.Sprintf(
+			"control %s applies %d tables, which need at least %d stages at %d tables per stage; the target has %d: "+
+				"merge tables, or compile for %d stages (--stages %d) or %d tables per stage (--tables-per-stage %d)",
+			c.Name, len(tables), need, tablesPerStage, stages, need, need, per, per)}
+	}
+	return nil
+}
+
+// appliedTables adds to out the tables the statements apply: the tables
+// of buildGraph's table nodes, found without the effects it computes
+// for every node (which for an action of 100,000 statements are
+// hundreds of megabytes).
+func appliedTables(ss []ir.Stmt, out map[*ir.Table]bool) {
+	for _, st := range ss {
+		switch st := st.(type) {
+		case *ir.If:
+			for _, h := range tableHits(st.Cond) {
+				out[h.Table] = true
+			}
+			appliedTables(st.Then, out)
+			appliedTables(st.Else, out)
+		case *ir.ApplyTable:
+			out[st.Table] = true
+		case *ir.SwitchAction:
+			out[st.Table] = true
+			for _, c := range st.Cases {
+				appliedTables(c.Body, out)
+			}
+		case *ir.Switch:
+			for _, c := range st.Cases {
+				appliedTables(c.Body, out)
+			}
+		case *ir.Block:
+			if !st.Atomic {
+				appliedTables(st.Body, out)
+			}
+		}
+	}
 }

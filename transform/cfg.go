@@ -36,8 +36,10 @@ type Node struct {
 	// Parent is the gateway or table whose outcome decides whether the
 	// node runs (nil at the top of the apply block).
 	Parent *Node
-	// path is the conjunction of the branch conditions that lead here.
-	path []cond
+	// path is the conjunction of the branch conditions that lead here:
+	// the innermost, whose up pointers lead out (nil at the top of the
+	// apply block).
+	path *branch
 	// match is what the node's lookup reads (a table's keys, a gateway's
 	// condition); eff is what its actions read and write.
 	match []loc
@@ -55,6 +57,39 @@ type cond struct {
 	// the locations it reads.
 	at    int
 	reads []loc
+	// first is the Order of the first node of the branch the condition
+	// leads into: the nodes from at+1 to first-1 are in the earlier
+	// branches of the same gateway, which no packet runs with this one.
+	first int
+}
+
+// branch is one condition of a path and the path it extends. Paths share
+// their prefixes: copied, the paths of an else-if chain of n arms would
+// hold n²/2 conditions (gigabytes at 10,000 arms).
+type branch struct {
+	cond
+	up    *branch
+	depth int
+}
+
+// conds lists the conditions of the path that ends at b, outermost
+// first.
+func (b *branch) conds() []cond {
+	if b == nil {
+		return nil
+	}
+	out := make([]cond, b.depth)
+	for x := b; x != nil; x = x.up {
+		out[x.depth-1] = x.cond
+	}
+	return out
+}
+
+func (b *branch) len() int {
+	if b == nil {
+		return 0
+	}
+	return b.depth
 }
 
 // actionRun is a case of a switch on the action a table ran.
@@ -79,7 +114,7 @@ func buildGraph(c *ir.Control, names *namer) *graph {
 	return g
 }
 
-func (g *graph) add(n *Node, path []cond, parent *Node) *Node {
+func (g *graph) add(n *Node, path *branch, parent *Node) *Node {
 	n.Order = len(g.nodes)
 	n.path = path
 	n.Parent = parent
@@ -87,14 +122,14 @@ func (g *graph) add(n *Node, path []cond, parent *Node) *Node {
 	return n
 }
 
-// with returns path extended by c, never sharing the backing array.
-func with(path []cond, c cond) []cond {
-	out := make([]cond, len(path), len(path)+1)
-	copy(out, path)
-	return append(out, c)
+// with returns path extended by c, the condition of a branch whose
+// first node is the next one added.
+func (g *graph) with(path *branch, c cond) *branch {
+	c.first = len(g.nodes)
+	return &branch{cond: c, up: path, depth: path.len() + 1}
 }
 
-func (g *graph) stmts(ss []ir.Stmt, path []cond, parent *Node) {
+func (g *graph) stmts(ss []ir.Stmt, path *branch, parent *Node) {
 	var run []ir.Stmt
 	flush := func() {
 		if len(run) > 0 {
@@ -141,14 +176,14 @@ func (g *graph) stmts(ss []ir.Stmt, path []cond, parent *Node) {
 	flush()
 }
 
-func (g *graph) table(t *ir.Table, sp diag.Span, path []cond, parent *Node) *Node {
+func (g *graph) table(t *ir.Table, sp diag.Span, path *branch, parent *Node) *Node {
 	return g.add(&Node{Kind: TableNode, Table: t, Span: sp, match: g.scope.keys(t), eff: g.scope.table(t)}, path, parent)
 }
 
 // ifStmt adds an if: the tables its condition applies, a gateway unless
 // the condition only tests whether a table hit (the table's next-table
 // choice does that), and its branches.
-func (g *graph) ifStmt(st *ir.If, path []cond, parent *Node) {
+func (g *graph) ifStmt(st *ir.If, path *branch, parent *Node) {
 	for _, h := range tableHits(st.Cond) {
 		parent = g.table(h.Table, h.Span(), path, parent)
 	}
@@ -159,12 +194,12 @@ func (g *graph) ifStmt(st *ir.If, path []cond, parent *Node) {
 			eff: effects{writes: ev.writes}}, path, parent)
 	}
 	c := cond{expr: st.Cond, at: at.Order, reads: g.scope.expr(st.Cond).reads}
-	g.stmts(st.Then, with(path, c), at)
+	g.stmts(st.Then, g.with(path, c), at)
 	c.neg = true
-	g.stmts(st.Else, with(path, c), at)
+	g.stmts(st.Else, g.with(path, c), at)
 }
 
-func (g *graph) switchAction(st *ir.SwitchAction, path []cond, parent *Node) {
+func (g *graph) switchAction(st *ir.SwitchAction, path *branch, parent *Node) {
 	t := g.table(st.Table, st.Span(), path, parent)
 	var labels []*ir.Action
 	for _, c := range st.Cases {
@@ -175,13 +210,13 @@ func (g *graph) switchAction(st *ir.SwitchAction, path []cond, parent *Node) {
 		if c.Default {
 			r.others = labels
 		}
-		g.stmts(c.Body, with(path, cond{run: r, at: t.Order, reads: []loc{hitLoc(st.Table)}}), t)
+		g.stmts(c.Body, g.with(path, cond{run: r, at: t.Order, reads: []loc{hitLoc(st.Table)}}), t)
 	}
 }
 
 // switchValue adds a switch on a value as a gateway whose cases are
 // conditions X == v1 || X == v2 ... (the default case: none of the labels).
-func (g *graph) switchValue(st *ir.Switch, path []cond, parent *Node) {
+func (g *graph) switchValue(st *ir.Switch, path *branch, parent *Node) {
 	ev := g.scope.expr(st.X)
 	gw := g.add(&Node{Kind: GatewayNode, Stmts: []ir.Stmt{st}, Span: st.X.Span(), match: ev.reads, eff: effects{writes: ev.writes}}, path, parent)
 	var all []ir.Expr
@@ -193,7 +228,7 @@ func (g *graph) switchValue(st *ir.Switch, path []cond, parent *Node) {
 		if c.Default {
 			e, neg = anyEqual(st.X, all), true
 		}
-		g.stmts(c.Body, with(path, cond{expr: e, neg: neg, at: gw.Order, reads: ev.reads}), gw)
+		g.stmts(c.Body, g.with(path, cond{expr: e, neg: neg, at: gw.Order, reads: ev.reads}), gw)
 	}
 }
 

@@ -3,6 +3,7 @@ package transform
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // DepKind is a dependency kind of Jose et al.'s table dependency graph
@@ -53,6 +54,9 @@ func (d Dep) String() string {
 // hazard finds the data dependency from a to b (a first in program
 // order), the strongest kind first; ok is false when there is none.
 func hazard(a, b *Node) (d Dep, ok bool) {
+	if len(a.eff.writes) == 0 && len(b.eff.writes) == 0 {
+		return Dep{}, false // every hazard has a write (two gateways of a chain)
+	}
 	checks := []struct {
 		from, to []loc
 		kind     DepKind
@@ -83,16 +87,6 @@ func longer(a, b loc) loc {
 	return a
 }
 
-// controls reports whether a decides whether b runs.
-func controls(a, b *Node) bool {
-	for p := b.Parent; p != nil; p = p.Parent {
-		if p == a {
-			return true
-		}
-	}
-	return false
-}
-
 // dependencies computes a control's guarded dependencies: every pair of
 // nodes with a hazard, unless the guard (the conjunction of both nodes'
 // path conditions) cannot hold. A guard is only trusted when nothing
@@ -100,38 +94,64 @@ func controls(a, b *Node) bool {
 // its conditions read (otherwise the conditions see different values, and
 // the dependency stays, as CaT's analysis does). False lists the dropped
 // dependencies.
+//
+// A node that decides whether another runs is its predecessor: each node
+// has a dependency from its parent (a data one, or a successor one), so
+// the successor dependency of a farther ancestor is implied and left
+// out: in an else-if chain of n arms, each of the n gateways decides
+// every later arm, and those pairs alone were n² dependencies.
+//
+// The time is quadratic in the nodes of a control that may run together
+// (every pair is looked at for a hazard); the nodes of the other branches
+// of a gateway are skipped a branch at a time.
 func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ []Dep, err error) {
 	w := &writers{nodes: nodes, counts: map[loc][]int32{}}
+	end := subtreeEnds(nodes)
+	var skip []span
 	for j, b := range nodes {
-		for _, a := range nodes[:j] {
-			if exclusive(a, b) {
-				continue // never both run: no dependency at all
+		if j%1024 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		skip = earlierBranches(b, skip[:0])
+		k := 0
+		for i := 0; i < j; i++ {
+			for k < len(skip) && skip[k].first <= i {
+				k++
 			}
+			if k < len(skip) && skip[k].at < i {
+				// i to first-1 are in another branch of the gateway at:
+				// never both run, no dependency at all.
+				i = skip[k].first - 1
+				continue
+			}
+			a := nodes[i]
 			// A node that decides whether b runs is b's predecessor; a data
 			// hazard that needs a later stage binds more (a table's action
 			// writing what its next table matches on).
-			succ := controls(a, b) || a.eff.endsControl()
+			succ := b.Order <= end[a.Order] || a.eff.endsControl()
 			d, ok := hazard(a, b)
 			if ok && succ && !d.Kind.NextStage() {
 				ok = false
 			}
 			if ok {
-				guard := append(append([]cond(nil), a.path...), b.path...)
-				if len(guard) > 0 && w.stable(guard, a, b) {
-					sat, err := gs.satisfiable(ctx, guard)
-					if err != nil {
-						return nil, nil, err
-					}
-					if !sat {
-						false_ = append(false_, d)
-						ok = false
+				if a.path != nil || b.path != nil {
+					guard := append(a.path.conds(), b.path.conds()...)
+					if w.stable(guard, a, b) {
+						sat, err := gs.satisfiable(ctx, guard)
+						if err != nil {
+							return nil, nil, err
+						}
+						if !sat {
+							false_ = append(false_, d)
+							ok = false
+						}
 					}
 				}
 			}
 			switch {
 			case ok:
 				deps = append(deps, d)
-			case succ:
+			case succ && (b.Parent == a || a.eff.endsControl()):
 				deps = append(deps, Dep{From: a, To: b, Kind: SuccessorDep})
 			}
 		}
@@ -139,19 +159,51 @@ func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ 
 	return deps, false_, nil
 }
 
-// exclusive reports whether a and b lie in different branches of one
-// gateway or switch, so that no packet runs both.
-func exclusive(a, b *Node) bool {
-	for i := 0; i < len(a.path) && i < len(b.path); i++ {
-		x, y := a.path[i], b.path[i]
-		if x.at != y.at {
-			return false
-		}
-		if x.expr != y.expr || x.neg != y.neg || x.run != y.run {
-			return true
+// subtreeEnds gives each node the Order of the last node it decides
+// whether to run (its own when none): the nodes a gateway or table
+// decides are added right after it, so they are the Orders up to that.
+func subtreeEnds(nodes []*Node) []int {
+	end := make([]int, len(nodes))
+	for i := len(nodes) - 1; i >= 0; i-- {
+		end[i] = max(end[i], i)
+		if p := nodes[i].Parent; p != nil {
+			end[p.Order] = max(end[p.Order], end[i])
 		}
 	}
-	return false
+	return end
+}
+
+// span is the at and first of a condition on a path.
+type span struct{ at, first int }
+
+// earlierBranches appends to out the conditions of b's path, outermost
+// first: the nodes strictly between a condition's at and its first are
+// in other branches of its gateway than b, and these ranges are disjoint
+// and ascending (a deeper gateway is inside the outer branch).
+func earlierBranches(b *Node, out []span) []span {
+	for x := b.path; x != nil; x = x.up {
+		out = append(out, span{x.at, x.first})
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// exclusive reports whether a and b lie in different branches of one
+// gateway or switch, so that no packet runs both: below the paths'
+// common prefix, their conditions are two branches of one gateway.
+func exclusive(a, b *Node) bool {
+	x, y := a.path, b.path
+	for x.len() > y.len() {
+		x = x.up
+	}
+	for y.len() > x.len() {
+		y = y.up
+	}
+	var dx, dy *branch
+	for x != y {
+		dx, dy, x, y = x, y, x.up, y.up
+	}
+	return dx != nil && dx.at == dy.at
 }
 
 // writers answers "does a node between two program points write l?"

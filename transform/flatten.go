@@ -26,6 +26,8 @@ type flattener struct {
 	ctx   context.Context
 	gs    *guards
 	scope scope
+	// arms, when not nil, keeps each arm's list (arm).
+	arms map[*ir.If][]alt
 }
 
 // notRewritable explains why statements stay as they are.
@@ -40,12 +42,50 @@ func refuse(format string, args ...any) error {
 // ifStmt is the decision list of if (C) T else E: T's alternatives with
 // C added, then E's (a packet reaching them failed C, since T's last
 // alternative catches every packet that meets C).
+//
+// An else-if chain is walked arm by arm, not recursed into: each level
+// would copy the lists of the levels below it, quadratic in the arms. As
+// when each else were a list of its own, the alternatives after the first
+// arm's, the last else's included, are bounded by maxCubes.
 func (f *flattener) ifStmt(st *ir.If) ([]alt, error) {
-	then, err := f.seq(st.Then)
+	var out []alt
+	first, arm := 0, 0 // the first arm's alternatives; the last arm
+	for ; ; arm++ {
+		then, err := f.arm(st)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, then...)
+		if arm == 0 {
+			first = len(out)
+		} else if len(out)-first > maxCubes {
+			return nil, refuse("more than %d alternatives", maxCubes)
+		}
+		next, ok := elseIf(st)
+		if !ok {
+			break
+		}
+		st = next
+	}
+	els, err := f.seq(st.Else)
 	if err != nil {
 		return nil, err
 	}
-	els, err := f.seq(st.Else)
+	if out = append(out, els...); arm > 0 && len(out)-first > maxCubes {
+		return nil, refuse("more than %d alternatives", maxCubes)
+	}
+	return out, nil
+}
+
+// arm is the decision list of st's then branch with st's condition
+// added, its impossible alternatives left out. The rewriter tries a
+// chain longer than maxCubes from each of its arms in turn, so each arm's
+// list is kept (arms) and shared: no one changes an alternative's slices.
+func (f *flattener) arm(st *ir.If) ([]alt, error) {
+	if alts, ok := f.arms[st]; ok {
+		return alts, nil
+	}
+	then, err := f.seq(st.Then)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +100,19 @@ func (f *flattener) ifStmt(st *ir.If) ([]alt, error) {
 			out = append(out, alt{lits: lits, leaves: a.leaves})
 		}
 	}
-	return append(out, els...), nil
+	if f.arms != nil {
+		f.arms[st] = out
+	}
+	return out, nil
+}
+
+// elseIf is the if statement that is the whole else branch of st.
+func elseIf(st *ir.If) (*ir.If, bool) {
+	if len(st.Else) != 1 {
+		return nil, false
+	}
+	next, ok := st.Else[0].(*ir.If)
+	return next, ok
 }
 
 // seq is the decision list of a statement list: simple statements join
@@ -113,6 +165,11 @@ func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
 	}
 	if len(x)*len(y) > maxCubes {
 		return nil, refuse("more than %d alternatives", maxCubes)
+	}
+	if len(x) == 1 && len(x[0].lits) == 0 && len(x[0].leaves) == 0 {
+		// Nothing before y: y's alternatives were each found possible
+		// when y was built.
+		return y, nil
 	}
 	var out []alt
 	for _, a := range x {

@@ -30,6 +30,10 @@ type guards struct {
 	matcher *matcher
 	cubes   map[condKey][]cube
 	inexact map[condKey]bool
+	// single remembers the answer for one condition alone: the rewriter
+	// asks it of each arm of an else-if chain once per arm above it that
+	// starts a chain it tries (up to maxCubes times).
+	single map[condKey]bool
 }
 
 type condKey struct {
@@ -45,13 +49,30 @@ const maxGuardQueries = 5000
 func newGuards(names *namer) *guards {
 	z := z3.NewContext()
 	return &guards{z: z, s: z.NewSolverFor("QF_BV"), scope: scope{names: names}, vars: map[string]z3.Expr{},
-		matcher: &matcher{scope: scope{names: names}}, cubes: map[condKey][]cube{}, inexact: map[condKey]bool{}}
+		matcher: &matcher{scope: scope{names: names}}, cubes: map[condKey][]cube{}, inexact: map[condKey]bool{},
+		single: map[condKey]bool{}}
 }
 
 func (g *guards) close() { g.z.Close() }
 
 // satisfiable reports whether all of conds can hold at once.
 func (g *guards) satisfiable(ctx context.Context, conds []cond) (bool, error) {
+	if len(conds) == 1 && conds[0].run == nil {
+		k := condKey{conds[0].expr, conds[0].neg}
+		if sat, ok := g.single[k]; ok {
+			return sat, nil
+		}
+		sat, err := g.decide(ctx, conds)
+		if err == nil {
+			g.single[k] = sat
+		}
+		return sat, err
+	}
+	return g.decide(ctx, conds)
+}
+
+// decide is satisfiable without the memo of single conditions.
+func (g *guards) decide(ctx context.Context, conds []cond) (bool, error) {
 	if sat, decided := g.byCubes(conds); decided {
 		return sat, nil
 	}

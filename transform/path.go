@@ -23,7 +23,7 @@ type Condition struct {
 // Path returns the conditions that lead to n, outermost first.
 func (cg *ControlGraph) Path(n *Node) []Condition {
 	var out []Condition
-	for _, c := range n.path {
+	for _, c := range n.path.conds() {
 		pc := Condition{Expr: c.expr, Neg: c.neg}
 		if c.expr != nil {
 			pc.Span = c.expr.Span()

@@ -67,7 +67,7 @@ func TransformWith(ctx context.Context, prog *ir.Program, file string, src []byt
 	gs := newGuards(names)
 	defer gs.close()
 	r := &rewriter{ctx: ctx, prog: prog, file: file, lines: splitLines(string(src)), newlineAtEnd: strings.HasSuffix(string(src), "\n"), gs: gs,
-		scope: scope{names: names}, used: usedNames(prog), opts: opts}
+		scope: scope{names: names}, arms: map[*ir.If][]alt{}, used: usedNames(prog), opts: opts}
 	for _, a := range prog.Actions {
 		if a.Name == "NoAction" {
 			r.noAction = a
@@ -95,11 +95,13 @@ type rewriter struct {
 	newlineAtEnd bool
 	gs           *guards
 	scope        scope
-	used         map[string]bool
-	noAction     *ir.Action
-	edits        []edit
-	rewrites     []Rewrite
-	kept         []Kept
+	// arms keeps the flattener's list of each arm of an if-else chain.
+	arms     map[*ir.If][]alt
+	used     map[string]bool
+	noAction *ir.Action
+	edits    []edit
+	rewrites []Rewrite
+	kept     []Kept
 	// control being rewritten, the variables its tables may read, and the
 	// declarations made for it.
 	control_ *ir.Control
@@ -175,6 +177,11 @@ func (r *rewriter) list(ss []ir.Stmt) error {
 }
 
 // inside rewrites the statement lists nested in st.
+//
+// An else-if chain that stays as written for having more than maxCubes
+// alternatives is tried again from each of its arms in turn, each try
+// refused after maxCubes arms: the time is the arms times maxCubes (7 s
+// of 14 at 10,000 arms), linear in the arms but with that factor.
 func (r *rewriter) inside(st ir.Stmt) error {
 	switch st := st.(type) {
 	case *ir.If:
@@ -214,7 +221,7 @@ func (r *rewriter) group(ss []ir.Stmt, i int) (j int, alts []alt, err error) {
 		}
 	}
 	whole := ss[i].Span().Join(ss[j-1].Span())
-	f := &flattener{ctx: r.ctx, gs: r.gs, scope: r.scope}
+	f := &flattener{ctx: r.ctx, gs: r.gs, scope: r.scope, arms: r.arms}
 	for k := i; k < j; k++ {
 		next, err := r.one(f, ss[k].(*ir.If))
 		if err == nil && k > i {

@@ -58,6 +58,11 @@ func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode)
 		// solver, which takes long to prove it (SipHash: 18 s).
 		return &alloc.InfeasibleError{Why: msg}
 	}
+	if msg := alloc.TooFull(pl.Problem); msg != "" {
+		// Counting says so at once; Greedy and Explain would place
+		// thousands of tables first.
+		return &alloc.InfeasibleError{Why: msg}
+	}
 	if msg := alloc.KeyWrittenEarly(pl.Problem); msg != "" {
 		// No relaxed limit would help: say what would.
 		return &alloc.InfeasibleError{Why: msg}

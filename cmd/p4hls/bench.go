@@ -72,7 +72,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	corpus := fs.String("corpus", "testdata/p4/ok", "the folder `DIR` holding the benchmark programs")
 	jsonOut := fs.String("json", "", "also write the results to `FILE` as JSON")
-	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile")
+	timeout := fs.Duration("timeout", 2*time.Minute, "time limit `D` per compile (growth: 30s by default)")
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
 	stages := fs.Int("stages", 0, "sweep: the target has `N` stages (default: Tofino's 12)")
 	var conf conformanceOptions
@@ -87,7 +87,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&so.soak, "soak", 0, "serve: then run `N` compiles in a loop and print goroutines, heap and solver contexts before and after")
 	fs.IntVar(&so.maxCompiles, "max-compiles", 2, "serve: the started server runs `N` compiles at once")
 	fs.IntVar(&so.maxQueue, "max-queue", 48, "serve: and lets `N` more wait")
-	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp|hxdp|sim|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim or conformance"}
+	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp|hxdp|sim|growth|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim, growth or conformance"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -117,6 +117,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return runBenchXDP(ctx, *jsonOut, stdout, stderr)
 	case "sim":
 		return benchSim(ctx, *corpus, *packets, *jsonOut, stdout, stderr)
+	case "growth":
+		// A generated program compiles in seconds or is refused; the
+		// limit is for one that regresses, and 10,000 must not take
+		// the default's two minutes a row.
+		limit := 30 * time.Second
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "timeout" {
+				limit = *timeout
+			}
+		})
+		return benchGrowth(ctx, growthShapes, growthSizes, limit, *jsonOut, stdout, stderr)
 	case "hxdp":
 		n := 10_000
 		fs.Visit(func(f *flag.Flag) {
@@ -127,7 +138,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchHXDP(ctx, *corpus, n, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim or conformance", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim, growth or conformance", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.

@@ -9,6 +9,7 @@
 //	p4hls targets [--json]
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
 //	p4hls bench synth|transform|alloc|sweep [--json FILE]
+//	p4hls bench growth [--timeout D] [--json FILE]
 //	p4hls bench conformance --p4c DIR [--bundled] [--failures FILE] [--json FILE]
 //	p4hls help [COMMAND]
 //	p4hls --version
@@ -54,7 +55,7 @@ func commands() []command {
 		{"serve", "serve the compiler over gRPC and REST (loopback by default)", runServe},
 		{"lsp", "serve an editor: the Language Server Protocol on stdin and stdout", runLSP},
 		{"targets", "list the targets, their limits, ALUs and options", runTargets},
-		{"bench", "run a benchmark table (bench synth: CaT's Table 4; bench conformance: p4c's test programs)", runBench},
+		{"bench", "run a benchmark table (bench synth: CaT's Table 4; bench growth: compile time and memory as programs grow; bench conformance: p4c's test programs)", runBench},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},
 		{"version", "print the version of p4hls", runVersion},
 		{"help", "print the usage of p4hls or of a command", runHelp},
