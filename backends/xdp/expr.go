@@ -293,12 +293,23 @@ func isHeader(t ir.Type) bool {
 
 // fieldDirty says whether field f of header h (an lvalue) may have changed.
 func (g *gen) fieldDirty(h, f string) bool {
-	for _, p := range g.dirtyAll {
-		if h == p || strings.HasPrefix(h, p+".") {
-			return true
-		}
+	return (&writes{fields: g.dirtyFields, all: g.dirtyAll}).written(h, f)
+}
+
+// fromPacket says whether field f of header h (an lvalue) can be read from
+// the packet before the deparser: the parser extracts h and the program
+// never writes f. Then, until the deparser moves the packet's head, f is
+// the bytes at h's offset when the parser left h there (hoff is not
+// noOffset), and 0 otherwise: only extract and setInvalid (which zeroes
+// the header and forgets the offset) change an unwritten field.
+func (g *gen) fromPacket(h, f string) bool {
+	if g.prior == nil || g.inAtomic != nil {
+		return false
 	}
-	return g.dirtyFields[h+".f_"+f]
+	if _, ok := g.extractedAt[h]; !ok {
+		return false
+	}
+	return !g.prior.written(h, f)
 }
 
 // guard is "if (h.valid_) " for each header lhs is a field of.

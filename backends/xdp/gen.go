@@ -56,6 +56,9 @@ type gen struct {
 	dirtyFields map[string]bool
 	dirtyAll    []string
 	extractedAt map[string]string
+	// prior is the first pass's dirtyFields and dirtyAll, complete before
+	// any line is written (nil in the first pass: nothing is known).
+	prior *writes
 	// The CRC tables the program's hashes need.
 	needCRC16, needCRC32 bool
 

@@ -69,10 +69,45 @@ const (
 )
 
 // generate writes the program as C; the error is the first refusal.
+//
+// It writes the program twice. The first pass learns which header fields
+// the program ever writes (gen.dirty); the second knows it from the start,
+// so that a checksum before the deparser, and the deparser, may take a
+// field the program never writes from the packet's bytes instead of from
+// the local the parser loaded it into: clang then drops the load, and its
+// register or stack slot, when nothing else reads the field.
 func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) {
-	g := &gen{prog: prog, opts: opts, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{},
+	first := newGen(prog, opts, nil)
+	if _, _, err := first.run(); err != nil {
+		return "", first.layout, err
+	}
+	return newGen(prog, opts, &writes{fields: first.dirtyFields, all: first.dirtyAll}).run()
+}
+
+// writes is what the first pass learned: the header fields (lvalue.f_name)
+// and the headers or structs of them (lvalues) the program may write.
+type writes struct {
+	fields map[string]bool
+	all    []string
+}
+
+func (w *writes) written(h, f string) bool {
+	for _, p := range w.all {
+		if h == p || strings.HasPrefix(h, p+".") {
+			return true
+		}
+	}
+	return w.fields[h+".f_"+f]
+}
+
+func newGen(prog *ir.Program, opts genOptions, prior *writes) *gen {
+	return &gen{prog: prog, opts: opts, prior: prior, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{},
 		tables: map[*ir.Table]*tableInfo{}, registers: map[*ir.Instance]*regInfo{}, counters: map[*ir.Instance]*kernel.Counter{},
 		stdName: stdName, dirtyFields: map[string]bool{}, extractedAt: map[string]string{}}
+}
+
+func (g *gen) run() (string, kernel.Layout, error) {
+	prog, opts := g.prog, g.opts
 	g.layout = kernel.Layout{Section: kernel.Section, Function: kernel.Function, CPUPort: opts.cpuPort,
 		Ports: kernel.Ports{In: "p4_in_ports", Out: "p4_tx_ports", XSK: "p4_xsk"}}
 	if err := g.checkPipeline(); err != nil {
@@ -284,20 +319,58 @@ func (g *gen) expandEmit(e ir.Expr) []ir.Expr {
 // deparser writes the valid headers over the parsed ones: the packet's
 // head moves by what the parser consumed less what is emitted, then the
 // headers are written from the start.
+//
+// Only the fields the program writes come from the locals. A header still
+// where the parser found it keeps its other bytes; one the deparser moves
+// gets them from a copy taken before the head moves (where it goes may
+// hold another header's bytes by then); one the parser did not leave in
+// the packet has its unwritten fields 0 (gen.fromPacket). The parser's
+// loads of fields nothing else reads are then dead, and clang drops them.
+// Copies beyond maxSaved bytes stay on the stack's budget: such headers
+// are written whole from the locals.
 func (g *gen) deparser(c *ir.Control) {
 	hs := g.emitted(c.Body)
 	g.line("{ /* deparser %s */", c.Name)
 	g.ind++
 	g.line("int outlen = 0;")
 	types := make([]*ir.Struct, len(hs))
+	saved := make([]bool, len(hs))
+	budget := maxSaved
 	for i, h := range hs {
 		types[i] = g.headerType(h)
 		if types[i] == nil {
 			continue
 		}
-		g.line("if (%s.valid_) outlen += %d;", g.lvalue(h), ir.WidthBits(types[i])/8)
+		size := ir.WidthBits(types[i]) / 8
+		hv := g.lvalue(h)
+		if _, ok := g.extractedAt[hv]; ok && size <= budget {
+			saved[i] = true
+			budget -= size
+			g.line("int o%d_ = outlen;", i)
+		}
+		g.line("if (%s.valid_) outlen += %d;", hv, size)
 	}
 	g.line("int delta = (int)pos - outlen;")
+	for i, h := range hs {
+		if !saved[i] {
+			continue
+		}
+		size := ir.WidthBits(types[i]) / 8
+		hv, hoff := g.lvalue(h), g.extractedAt[g.lvalue(h)]
+		restore := g.writing(h.Span())
+		g.line("u8 mv%d_ = 0; u32 sv%d_[%d];", i, i, (size+3)/4)
+		g.line("if (%s.valid_ && %s != %s && o%d_ + delta != (int)%s) {", hv, hoff, noOffset, i, hoff)
+		g.ind++
+		g.line("u32 o_ = %s; opaque(o_);", hoff)
+		g.line("if (o_ > %d) return XDP_ABORTED;", 0xfff)
+		g.line("u8 *q_ = (u8 *)data + o_;")
+		g.line("if ((void *)(q_ + %d) > data_end) return XDP_ABORTED;", size)
+		copyBytes(g, fmt.Sprintf("(u8 *)sv%d_", i), "q_", size)
+		g.line("mv%d_ = 1;", i)
+		g.ind--
+		g.line("}")
+		restore()
+	}
 	g.line("if (delta != 0) {")
 	g.line("\tif (bpf_xdp_adjust_head(ctx, delta)) return XDP_ABORTED;")
 	g.line("\tdata = (void *)(long)ctx->data; data_end = (void *)(long)ctx->data_end;")
@@ -316,11 +389,25 @@ func (g *gen) deparser(c *ir.Control) {
 		g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
 		g.line("u8 *p_ = (u8 *)data + off;")
 		g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
-		if hoff, ok := g.extractedAt[hv]; ok {
-			// Where the parser found it, only what may have changed is
-			// written back.
-			// The head moved by delta: the parser's offset hoff is now at
-			// hoff - delta.
+		hoff, extracted := g.extractedAt[hv]
+		switch {
+		case saved[i]:
+			// In place (the header's offset is not noOffset and it did not
+			// move) its bytes are there.
+			g.line("if (mv%d_) {", i)
+			g.ind++
+			copyBytes(g, "p_", fmt.Sprintf("(u8 *)sv%d_", i), size)
+			g.ind--
+			g.line("} else if (%s == %s) {", hoff, noOffset)
+			g.ind++
+			zeroBytes(g, "p_", size)
+			g.ind--
+			g.line("}")
+			g.store("p_", hv, s, true)
+		case !extracted:
+			zeroBytes(g, "p_", size)
+			g.store("p_", hv, s, true)
+		default:
 			g.line("if ((int)off + delta == (int)%s) {", hoff)
 			g.ind++
 			g.store("p_", hv, s, true)
@@ -330,8 +417,6 @@ func (g *gen) deparser(c *ir.Control) {
 			g.store("p_", hv, s, false)
 			g.ind--
 			g.line("}")
-		} else {
-			g.store("p_", hv, s, false)
 		}
 		g.line("off += %d;", size)
 		g.ind--
@@ -340,6 +425,46 @@ func (g *gen) deparser(c *ir.Control) {
 	}
 	g.ind--
 	g.line("}")
+}
+
+// maxSaved bounds the bytes of the deparser's copies of moved headers (the
+// BPF stack is 512 bytes, the headers' locals on it too).
+const maxSaved = 128
+
+// copyBytes copies n bytes from src to dst 4 at a time (packet accesses
+// need no alignment on XDP; clang would copy a u8 pointer's bytes one by
+// one).
+func copyBytes(g *gen, dst, src string, n int) {
+	for k := 0; k < n; {
+		switch {
+		case n-k >= 4:
+			g.line("*(u32 *)(%s + %d) = *(u32 *)(%s + %d);", dst, k, src, k)
+			k += 4
+		case n-k >= 2:
+			g.line("*(u16 *)(%s + %d) = *(u16 *)(%s + %d);", dst, k, src, k)
+			k += 2
+		default:
+			g.line("*(u8 *)(%s + %d) = *(u8 *)(%s + %d);", dst, k, src, k)
+			k++
+		}
+	}
+}
+
+// zeroBytes zeroes n bytes at dst, 4 at a time.
+func zeroBytes(g *gen, dst string, n int) {
+	for k := 0; k < n; {
+		switch {
+		case n-k >= 4:
+			g.line("*(u32 *)(%s + %d) = 0;", dst, k)
+			k += 4
+		case n-k >= 2:
+			g.line("*(u16 *)(%s + %d) = 0;", dst, k)
+			k += 2
+		default:
+			g.line("*(u8 *)(%s + %d) = 0;", dst, k)
+			k++
+		}
+	}
 }
 
 // verdict sends the packet to its egress port: XDP_TX back out of the
