@@ -14,6 +14,9 @@ import (
 // statements first (a table applied for .hit, a function called): those are
 // written before the caller's line.
 func (g *gen) expr(e ir.Expr) string {
+	if d := dynElem(e); d != nil {
+		return g.dynRead(e, d)
+	}
 	switch e := e.(type) {
 	case *ir.Const:
 		return g.constant(e)
@@ -23,7 +26,7 @@ func (g *gen) expr(e ir.Expr) string {
 		return fmt.Sprintf("%dULL", enumValue(e.Enum, e.Member))
 	case *ir.StringConst:
 		return "0"
-	case *ir.VarRef, *ir.Member:
+	case *ir.VarRef, *ir.Member, *ir.StackElem:
 		if width(e.Type()) > 0 {
 			return "((u64)" + g.lvalue(e) + ")"
 		}
@@ -54,9 +57,8 @@ func (g *gen) expr(e ir.Expr) string {
 		return fmt.Sprintf("((u64)%s)", hit)
 	case *ir.Call:
 		return g.callValue(e)
-	case *ir.StackElem, *ir.StackOp:
-		g.fail(e.Span(), "header stacks are not supported by the xdp target")
-		return "0"
+	case *ir.StackOp:
+		return g.stackOp(e)
 	case *ir.List:
 		g.fail(e.Span(), "a list of values is supported by the xdp target only as hash or checksum data, or assigned to a struct or header")
 		return "0"
@@ -116,6 +118,8 @@ func (g *gen) lvalue(e ir.Expr) string {
 		}
 		g.typeName(e.T, e.Span())
 		return fmt.Sprintf("%s.f_%s", g.lvalue(e.X), e.Name)
+	case *ir.StackElem:
+		return g.elemLvalue(e)
 	case *ir.Slice:
 		g.fail(e.Span(), "assigning to a slice is not supported by the xdp target")
 		return "x"
@@ -266,6 +270,10 @@ func (g *gen) cast(e *ir.Cast) string {
 // write assigns v to storage lhs. A field of an invalid header ignores
 // writes (and reads as 0: an invalid header is all zeros), as in interp.
 func (g *gen) write(lhs ir.Expr, v string) {
+	if d := dynElem(lhs); d != nil {
+		g.dynWrite(lhs, d, func(l ir.Expr) { g.write(l, v) })
+		return
+	}
 	g.dirty(lhs)
 	g.line("%s%s = %s;", g.guard(lhs), g.lvalue(lhs), v)
 }

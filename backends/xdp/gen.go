@@ -32,7 +32,8 @@ type gen struct {
 
 	names   map[*ir.Var]string
 	structs map[*ir.Struct]bool
-	order   []*ir.Struct // struct types in dependency order
+	stacks  map[string]bool // the C names of the stack types declared
+	order   []ir.Type       // struct and stack types in dependency order
 	nlabel  int
 
 	// Per control being written: the label an exit jumps to.
@@ -159,8 +160,7 @@ func (g *gen) typeName(t ir.Type, sp diag.Span) string {
 		g.addStruct(t, sp)
 		return "struct s_" + t.Name
 	case *ir.Stack:
-		g.fail(sp, "header stacks (%s) are not supported by the xdp target", t)
-		return "u8"
+		return "struct " + g.addStack(t, sp)
 	case *ir.Varbit:
 		g.fail(sp, "varbit fields are not supported by the xdp target")
 		return "u8"
@@ -187,9 +187,35 @@ func (g *gen) addStruct(s *ir.Struct, sp diag.Span) {
 	g.order = append(g.order, s)
 }
 
+// stackName is the C struct of a stack type: its elements, and next_, the
+// stack's nextIndex (the elements extract has filled).
+func stackName(t *ir.Stack) string {
+	return fmt.Sprintf("stk_%s_%d", sanitize(t.Elem.String()), t.Size)
+}
+
+// addStack declares a stack type (and its element's) once.
+func (g *gen) addStack(t *ir.Stack, sp diag.Span) string {
+	name := stackName(t)
+	if g.stacks[name] {
+		return name
+	}
+	g.stacks[name] = true
+	if t.Size <= 0 {
+		g.fail(sp, "a stack of %d elements is not supported by the xdp target", t.Size)
+	}
+	g.typeName(t.Elem, sp)
+	g.order = append(g.order, t)
+	return name
+}
+
 func (g *gen) structDecls() string {
 	var b strings.Builder
-	for _, s := range g.order {
+	for _, t := range g.order {
+		if st, ok := t.(*ir.Stack); ok {
+			fmt.Fprintf(&b, "struct %s {\n\t%s e[%d];\n\tu32 next_;\n};\n", stackName(st), g.typeName(st.Elem, diag.Span{}), st.Size)
+			continue
+		}
+		s := t.(*ir.Struct)
 		fmt.Fprintf(&b, "struct s_%s {\n", s.Name)
 		for _, f := range s.Fields {
 			fmt.Fprintf(&b, "\t%s f_%s;\n", g.typeName(f.Type, diag.Span{}), f.Name)
@@ -222,7 +248,8 @@ func (g *gen) declare(v *ir.Var) {
 
 // zeroInit is the C initializer of a zero value of t.
 func zeroInit(t ir.Type) string {
-	if _, ok := t.(*ir.Struct); ok {
+	switch t.(type) {
+	case *ir.Struct, *ir.Stack:
 		return "{}"
 	}
 	return "0"

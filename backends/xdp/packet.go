@@ -131,8 +131,16 @@ func (g *gen) extract(c *ir.Call) {
 		}
 		return
 	}
+	if op, ok := target.(*ir.StackOp); ok && op.Op == "next" {
+		g.extractNext(op, s, target)
+		return
+	}
+	g.extractInto(g.lvalue(target), s, target)
+}
+
+// extractInto extracts header type s into h (an lvalue).
+func (g *gen) extractInto(h string, s *ir.Struct, target ir.Expr) {
 	size := ir.WidthBits(s) / 8
-	h := g.lvalue(target)
 	g.line("{")
 	g.ind++
 	g.line("u8 *p_ = (u8 *)data + pos;")
@@ -140,7 +148,7 @@ func (g *gen) extract(c *ir.Call) {
 	off := 0
 	for _, f := range s.Fields {
 		w := width(f.Type)
-		g.line("%s.f_%s = %s;", h, f.Name, load("p_", off, w, c.Span(), g))
+		g.line("%s.f_%s = %s;", h, f.Name, load("p_", off, w, target.Span(), g))
 		off += w
 	}
 	g.line("%s.valid_ = 1;", h)
@@ -195,7 +203,7 @@ func (g *gen) lookahead(c *ir.Call) string {
 // standard_metadata.parser_error and goes on, as v1model does.
 func (g *gen) parser(p *ir.Parser) {
 	if cyc := parserCycle(p); cyc != nil {
-		g.fail(cyc.Span, "parser state %s is part of a loop: not supported by the xdp target (the verifier needs every path to end)", cyc.Name)
+		g.fail(cyc.Span, "parser state %s is part of a loop that extracts into no header stack's next element: not supported by the xdp target (the verifier needs every path to end)", cyc.Name)
 		return
 	}
 	g.rejectLabel = "p_reject"
@@ -253,7 +261,11 @@ func (g *gen) transition(st *ir.State) {
 	g.line("perr = %d; goto p_reject;", g.errorIndex("NoMatch"))
 }
 
-// parserCycle returns a state on a loop of the parser's graph, or nil.
+// parserCycle returns a state on a loop of the parser's graph, or nil. A
+// loop through a state that extracts into a stack's next element is no
+// loop here: each run of that state fills an element or ends the parser
+// (error.StackOutOfBounds), so the stacks' sizes bound the runs, and the
+// verifier, which follows each run with its own nextIndex, sees them end.
 func parserCycle(p *ir.Parser) *ir.State {
 	const (
 		white = iota
@@ -273,7 +285,7 @@ func parserCycle(p *ir.Parser) *ir.State {
 		}
 		for _, n := range next {
 			t := p.State(n)
-			if t == nil {
+			if t == nil || stackExtracts(t) {
 				continue
 			}
 			switch color[n] {
@@ -288,8 +300,13 @@ func parserCycle(p *ir.Parser) *ir.State {
 		color[s.Name] = black
 		return nil
 	}
-	if s := p.State("start"); s != nil {
-		return visit(s)
+	// From every state: the states after a stack's extract are roots too.
+	for _, s := range p.States {
+		if color[s.Name] == white {
+			if c := visit(s); c != nil {
+				return c
+			}
+		}
 	}
 	return nil
 }

@@ -69,3 +69,27 @@ func TestPacketFields(t *testing.T) {
 		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
 	}
 }
+
+// TestStacks runs testdata/stacks.p4 against the interpreter: a parser
+// loop over a header stack, next and last, elements of run-time indexes
+// in and out of range, push_front and pop_front, size and lastIndex, and
+// an array written in a for loop.
+func TestStacks(t *testing.T) {
+	file := "testdata/stacks.p4"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	d, err := kernel.Diff(res.Program, obj, layout, 5, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
+	}
+}

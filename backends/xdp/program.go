@@ -2,6 +2,7 @@ package xdp
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -101,7 +102,7 @@ func (w *writes) written(h, f string) bool {
 }
 
 func newGen(prog *ir.Program, opts genOptions, prior *writes) *gen {
-	return &gen{prog: prog, opts: opts, prior: prior, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{},
+	return &gen{prog: prog, opts: opts, prior: prior, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{}, stacks: map[string]bool{},
 		tables: map[*ir.Table]*tableInfo{}, registers: map[*ir.Instance]*regInfo{}, counters: map[*ir.Instance]*kernel.Counter{},
 		stdName: stdName, dirtyFields: map[string]bool{}, extractedAt: map[string]string{}}
 }
@@ -305,6 +306,14 @@ func (g *gen) emitted(ss []ir.Stmt) []ir.Expr {
 // expandEmit lists the headers emit(x) writes: x, or the fields of a
 // struct of headers.
 func (g *gen) expandEmit(e ir.Expr) []ir.Expr {
+	if st, ok := e.Type().(*ir.Stack); ok {
+		var out []ir.Expr
+		for k := range st.Size {
+			out = append(out, g.expandEmit(&ir.StackElem{Pos: ir.Pos{Sp: e.Span()}, X: e,
+				Index: &ir.Const{Pos: ir.Pos{Sp: e.Span()}, T: &ir.Bits{Width: 32}, Value: big.NewInt(int64(k))}})...)
+		}
+		return out
+	}
 	s, ok := e.Type().(*ir.Struct)
 	if ok && s.Kind == ir.KindStruct {
 		var out []ir.Expr

@@ -69,17 +69,7 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.CallStmt:
 		g.callStmt(s.Call)
 	case *ir.SetValid:
-		x := g.lvalue(s.X)
-		if s.Valid {
-			g.line("%s.valid_ = 1;", x)
-		} else {
-			// interp: an invalid header's fields read as 0. It is no longer
-			// what the parser found.
-			g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
-			if hv, ok := g.extractedAt[x]; ok {
-				g.line("%s = %s;", hv, noOffset)
-			}
-		}
+		g.setValid(s.X, s.Valid)
 	case *ir.Exit:
 		g.leave(s, g.exitLabel, "exit")
 	case *ir.Return:
@@ -94,11 +84,30 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.Continue:
 		g.line("continue;")
 	case *ir.StackShift:
-		g.fail(s.Span(), "header stacks are not supported by the xdp target")
+		g.stackShift(s)
 	case *ir.ApplyBlock:
 		g.fail(s.Span(), "applying a sub-parser or sub-control is not supported by the xdp target")
 	default:
 		g.fail(s.Span(), "this statement is not supported by the xdp target")
+	}
+}
+
+// setValid writes h.setValid() or h.setInvalid().
+func (g *gen) setValid(h ir.Expr, valid bool) {
+	if d := dynElem(h); d != nil {
+		g.dynWrite(h, d, func(l ir.Expr) { g.setValid(l, valid) })
+		return
+	}
+	x := g.lvalue(h)
+	if valid {
+		g.line("%s.valid_ = 1;", x)
+		return
+	}
+	// interp: an invalid header's fields read as 0. It is no longer
+	// what the parser found.
+	g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
+	if hv, ok := g.extractedAt[x]; ok {
+		g.line("%s = %s;", hv, noOffset)
 	}
 }
 
@@ -117,6 +126,10 @@ func (g *gen) leave(s ir.Stmt, label, what string) {
 }
 
 func (g *gen) assign(lhs, rhs ir.Expr) {
+	if d := dynElem(lhs); d != nil {
+		g.dynWrite(lhs, d, func(l ir.Expr) { g.assign(l, rhs) })
+		return
+	}
 	if l, ok := rhs.(*ir.List); ok {
 		st, ok := lhs.Type().(*ir.Struct)
 		if !ok || len(l.Elems) != len(st.Fields) {
