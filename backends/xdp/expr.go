@@ -44,7 +44,16 @@ func (g *gen) expr(e ir.Expr) string {
 		return fmt.Sprintf("(%s ? %s : %s)", c, g.expr(e.Then), g.expr(e.Else))
 	case *ir.IsValid:
 		if s, ok := e.X.Type().(*ir.Struct); ok && s.Kind == ir.KindHeaderUnion {
-			g.fail(e.Span(), "header unions are not supported by the xdp target")
+			// Valid when one of its headers is.
+			u := g.lvalue(e.X)
+			var vs []string
+			for _, f := range s.Fields {
+				vs = append(vs, fmt.Sprintf("%s.f_%s.valid_", u, f.Name))
+			}
+			if len(vs) == 0 {
+				return "0ULL"
+			}
+			return fmt.Sprintf("((u64)(%s))", strings.Join(vs, " | "))
 		}
 		return fmt.Sprintf("((u64)%s.valid_)", g.lvalue(e.X))
 	case *ir.TableHit:

@@ -153,10 +153,8 @@ func signedType(t ir.Type) bool {
 func (g *gen) typeName(t ir.Type, sp diag.Span) string {
 	switch t := t.(type) {
 	case *ir.Struct:
-		if t.Kind == ir.KindHeaderUnion {
-			g.fail(sp, "header unions (%s) are not supported by the xdp target", t.Name)
-			return "u8"
-		}
+		// A header union is a struct of its headers: at most one of them
+		// valid (setValid and extract invalidate the others).
 		g.addStruct(t, sp)
 		return "struct s_" + t.Name
 	case *ir.Stack:
@@ -182,6 +180,9 @@ func (g *gen) addStruct(s *ir.Struct, sp diag.Span) {
 	}
 	g.structs[s] = true
 	for _, f := range s.Fields {
+		if s.Kind == ir.KindHeader && opaqueField(f.Type) {
+			continue // bytes: see opaqueField
+		}
 		g.typeName(f.Type, sp)
 	}
 	g.order = append(g.order, s)
@@ -218,6 +219,12 @@ func (g *gen) structDecls() string {
 		s := t.(*ir.Struct)
 		fmt.Fprintf(&b, "struct s_%s {\n", s.Name)
 		for _, f := range s.Fields {
+			if s.Kind == ir.KindHeader && opaqueField(f.Type) {
+				// Aligned so that it is copied 4 bytes at a time (the
+				// verifier takes only aligned stack accesses).
+				fmt.Fprintf(&b, "\tu8 f_%s[%d] __attribute__((aligned(4)));\n", f.Name, width(f.Type)/8)
+				continue
+			}
 			fmt.Fprintf(&b, "\t%s f_%s;\n", g.typeName(f.Type, diag.Span{}), f.Name)
 		}
 		if s.Kind == ir.KindHeader {
@@ -229,6 +236,16 @@ func (g *gen) structDecls() string {
 		b.WriteString("};\n")
 	}
 	return b.String()
+}
+
+// opaqueField says whether a header field of type t is held as its bytes
+// (big-endian, as in the packet): wider than a register, a whole number of
+// bytes. The parser extracts it and the deparser emits it, but no
+// expression reads or writes its value (lvalue refuses it at its place):
+// an IPv6 address the program only carries.
+func opaqueField(t ir.Type) bool {
+	w := width(t)
+	return w > 64 && w%8 == 0
 }
 
 // varName gives each variable a C name of its own.

@@ -23,11 +23,18 @@ func (g *gen) headerType(e ir.Expr) *ir.Struct {
 		g.fail(e.Span(), "header %s is %d bits, not a whole number of bytes: not supported by the xdp target", s.Name, w)
 		return nil
 	}
+	off := 0
 	for _, f := range s.Fields {
-		if w := width(f.Type); w == 0 || w > 64 {
-			g.fail(e.Span(), "header %s: field %s is not a scalar of 1 to 64 bits: not supported by the xdp target", s.Name, f.Name)
+		w := width(f.Type)
+		if opaqueField(f.Type) && off%8 == 0 {
+			off += w
+			continue
+		}
+		if w == 0 || w > 64 {
+			g.fail(e.Span(), "header %s: field %s is not a scalar of 1 to 64 bits, nor whole bytes at a whole byte: not supported by the xdp target", s.Name, f.Name)
 			return nil
 		}
+		off += w
 	}
 	return s
 }
@@ -88,6 +95,8 @@ func (g *gen) store(p, h string, s *ir.Struct, onlyDirty bool) {
 		}
 		v := fmt.Sprintf("(u64)%s.f_%s", h, f.Name)
 		switch {
+		case opaqueField(f.Type):
+			copyBytes(g, fmt.Sprintf("(%s + %d)", p, off/8), fmt.Sprintf("(u8 *)%s.f_%s", h, f.Name), w/8)
 		case aligned(off, w) && w == 8:
 			g.line("%s[%d] = %s.f_%s;", p, off/8, h, f.Name)
 		case aligned(off, w) && w == 48:
@@ -135,20 +144,30 @@ func (g *gen) extract(c *ir.Call) {
 		g.extractNext(op, s, target)
 		return
 	}
-	g.extractInto(g.lvalue(target), s, target)
+	// A union's header: the union's headers are made invalid once the
+	// header is known to fit, as interp does.
+	g.extractInto(g.lvalue(target), s, target, func() { g.invalidateUnion(target) })
 }
 
-// extractInto extracts header type s into h (an lvalue).
-func (g *gen) extractInto(h string, s *ir.Struct, target ir.Expr) {
+// extractInto extracts header type s into h (an lvalue); before runs once
+// the packet is known to hold it.
+func (g *gen) extractInto(h string, s *ir.Struct, target ir.Expr, before func()) {
 	size := ir.WidthBits(s) / 8
 	g.line("{")
 	g.ind++
 	g.line("u8 *p_ = (u8 *)data + pos;")
 	g.line("if ((void *)(p_ + %d) > data_end) { perr = %d; goto %s; }", size, g.errorIndex("PacketTooShort"), g.rejectLabel)
+	if before != nil {
+		before()
+	}
 	off := 0
 	for _, f := range s.Fields {
 		w := width(f.Type)
-		g.line("%s.f_%s = %s;", h, f.Name, load("p_", off, w, target.Span(), g))
+		if opaqueField(f.Type) {
+			copyBytes(g, fmt.Sprintf("(u8 *)%s.f_%s", h, f.Name), fmt.Sprintf("(p_ + %d)", off/8), w/8)
+		} else {
+			g.line("%s.f_%s = %s;", h, f.Name, load("p_", off, w, target.Span(), g))
+		}
 		off += w
 	}
 	g.line("%s.valid_ = 1;", h)

@@ -93,3 +93,42 @@ func TestStacks(t *testing.T) {
 		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
 	}
 }
+
+// TestUnions runs testdata/unions.p4 against the interpreter: a header
+// union's headers extracted, made valid and invalid, and headers of
+// 128-bit fields carried, copied and moved.
+func TestUnions(t *testing.T) {
+	file := "testdata/unions.p4"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	d, err := kernel.Diff(res.Program, obj, layout, 5, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
+	}
+}
+
+// TestWideFieldRefused: a 128-bit field is carried, but a program that
+// computes with its value is refused at the place it does.
+func TestWideFieldRefused(t *testing.T) {
+	file := "testdata/unions.p4"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), "hdr.u.b.q = 0x1234;", "hdr.u.b.addr = hdr.u.b.addr + 1;", 1)
+	if text == string(src) {
+		t.Fatal("the test's edit did not apply")
+	}
+	_, err = compile(t, file, []byte(text))
+	checkRefusal(t, err, `unions.p4:49:28: bit<128>: values wider than 64 bits are not supported by the xdp target`)
+}

@@ -315,7 +315,7 @@ func (g *gen) expandEmit(e ir.Expr) []ir.Expr {
 		return out
 	}
 	s, ok := e.Type().(*ir.Struct)
-	if ok && s.Kind == ir.KindStruct {
+	if ok && (s.Kind == ir.KindStruct || s.Kind == ir.KindHeaderUnion) {
 		var out []ir.Expr
 		for i, f := range s.Fields {
 			out = append(out, g.expandEmit(&ir.Member{Pos: ir.Pos{Sp: e.Span()}, X: e, Name: f.Name, Index: i, T: f.Type})...)

@@ -245,7 +245,7 @@ func (g *gen) extractNext(op *ir.StackOp, s *ir.Struct, sp ir.Expr) {
 			g.line("} else if (%s.next_ == %d) {", st, k)
 		}
 		g.ind++
-		g.extractInto(fmt.Sprintf("%s.e[%d]", st, k), s, sp)
+		g.extractInto(fmt.Sprintf("%s.e[%d]", st, k), s, sp, nil)
 		g.ind--
 	}
 	g.line("}")

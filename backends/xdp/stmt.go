@@ -100,14 +100,38 @@ func (g *gen) setValid(h ir.Expr, valid bool) {
 	}
 	x := g.lvalue(h)
 	if valid {
+		// A union's header made valid: every header of the union is made
+		// invalid first, this one too (its fields 0), as interp does.
+		g.invalidateUnion(h)
 		g.line("%s.valid_ = 1;", x)
 		return
 	}
-	// interp: an invalid header's fields read as 0. It is no longer
-	// what the parser found.
+	g.invalidate(x)
+}
+
+// invalidate makes header x (an lvalue) invalid. interp: an invalid
+// header's fields read as 0. It is no longer what the parser found.
+func (g *gen) invalidate(x string) {
 	g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
 	if hv, ok := g.extractedAt[x]; ok {
 		g.line("%s = %s;", hv, noOffset)
+	}
+}
+
+// invalidateUnion makes every header of h's union invalid, when h is a
+// header of a union.
+func (g *gen) invalidateUnion(h ir.Expr) {
+	m, ok := h.(*ir.Member)
+	if !ok {
+		return
+	}
+	u, ok := m.X.Type().(*ir.Struct)
+	if !ok || u.Kind != ir.KindHeaderUnion {
+		return
+	}
+	ul := g.lvalue(m.X)
+	for _, f := range u.Fields {
+		g.invalidate(ul + ".f_" + f.Name)
 	}
 }
 
