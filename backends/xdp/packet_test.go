@@ -1,11 +1,17 @@
 package xdp_test
 
 import (
+	"bytes"
+	"encoding/binary"
+	"math/big"
+	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/p4hls/p4hls/backends/xdp/kernel"
+	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/interp"
 )
 
@@ -131,4 +137,71 @@ func TestWideFieldRefused(t *testing.T) {
 	}
 	_, err = compile(t, file, []byte(text))
 	checkRefusal(t, err, `unions.p4:49:28: bit<128>: values wider than 64 bits are not supported by the xdp target`)
+}
+
+// TestValueSet fills value_set.p4's set on the kernel and in the
+// interpreter alike (the random differential runs leave it empty) and
+// runs packets to ports in it and not: both parse the tunnel header for
+// the same ones. Both refuse a value past the set's size.
+func TestValueSet(t *testing.T) {
+	file := filepath.Join(corpus.Dir(), "ok", "value_set.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	m, err := kernel.Load(obj, layout, res.Program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	sw, err := interp.New(res.Program, interp.Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := []int64{4789, 1000, 7, 65535}
+	for _, p := range ports {
+		if err := m.AddToValueSet("tunnel_ports", big.NewInt(p)); err != nil {
+			t.Fatal(err)
+		}
+		if err := sw.AddToValueSet("tunnel_ports", big.NewInt(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.AddToValueSet("tunnel_ports", big.NewInt(9)) == nil || sw.AddToValueSet("tunnel_ports", big.NewInt(9)) == nil {
+		t.Errorf("a fifth value went into a value_set of 4")
+	}
+	rng := rand.New(rand.NewSource(3))
+	tunnels := 0
+	for i := 0; i < 2000; i++ {
+		pkt := make([]byte, 14+8+4+rng.Intn(8))
+		rng.Read(pkt)
+		binary.BigEndian.PutUint16(pkt[12:], 0x88b5)
+		port := uint16(rng.Intn(65536))
+		if i%2 == 0 {
+			port = uint16(ports[rng.Intn(len(ports))])
+		}
+		binary.BigEndian.PutUint16(pkt[16:], port)
+		want, err := sw.Process(0, pkt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Process(0, pkt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Dropped != want.Dropped || got.Port != want.Port || !bytes.Equal(got.Data, want.Data) {
+			t.Fatalf("packet %x: the kernel sends %v to %d (%x), the interpreter %v to %d (%x)", pkt, got.Dropped, got.Port, got.Data, want.Dropped, want.Port, want.Data)
+		}
+		if want.Port != 0 {
+			tunnels++
+		}
+	}
+	if tunnels < 500 {
+		t.Errorf("only %d packets of 2000 took the tunnel", tunnels)
+	}
 }

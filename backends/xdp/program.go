@@ -119,6 +119,9 @@ func (g *gen) run() (string, kernel.Layout, error) {
 	g.defineMap("p4_tx_ports", "BPF_MAP_TYPE_DEVMAP", "u32", "u32", kernel.DropPort+1, "", 4, 4, "ports: P4 egress port to ifindex")
 	g.defineMap("p4_xsk", "BPF_MAP_TYPE_XSKMAP", "u32", "u32", 64, "", 4, 4, "ports: receive queue to AF_XDP socket (the CPU port)")
 	g.planRegisters()
+	for _, vs := range prog.Pipeline[ir.V1Parser].Parser.ValueSets {
+		g.planValueSet(vs)
+	}
 	for _, c := range prog.Controls {
 		for _, t := range c.Tables {
 			g.planTable(c, t)
