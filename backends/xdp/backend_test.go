@@ -28,7 +28,6 @@ var refused = map[string]string{
 	"custom_arch":     `custom_arch.p4:\d+:\d+: the xdp target takes v1model programs`,
 	"l2_learning":     `l2_learning.p4:23:9: digest is not supported`,
 	"random_clone":    `random_clone.p4:24:13: clone is not supported by the xdp target: XDP cannot copy a packet`,
-	"struct_init":     `struct_init.p4:24:9: values of type tuple`,
 }
 
 // compile compiles a corpus program for xdp through the driver.

@@ -40,8 +40,11 @@ func (g *gen) flatten(e ir.Expr) []bitField {
 		if l, ok := e.(*ir.List); ok {
 			return g.flattenList(l)
 		}
-		g.fail(e.Span(), "tuple values are not supported by the xdp target")
-		return nil
+		var out []bitField
+		for i, el := range t.Elems {
+			out = append(out, g.flatten(part(e, i, fmt.Sprint(i), el))...)
+		}
+		return out
 	}
 	w := width(e.Type())
 	if w == 0 || w > 64 {

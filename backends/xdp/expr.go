@@ -121,10 +121,6 @@ func (g *gen) lvalue(e ir.Expr) string {
 		g.typeName(e.Var.Type, e.Span())
 		return g.varName(e.Var)
 	case *ir.Member:
-		if _, ok := e.X.Type().(*ir.Tuple); ok {
-			g.fail(e.Span(), "tuples are not supported by the xdp target")
-			return "x"
-		}
 		g.typeName(e.T, e.Span())
 		return fmt.Sprintf("%s.f_%s", g.lvalue(e.X), e.Name)
 	case *ir.StackElem:
@@ -167,6 +163,13 @@ func (g *gen) binary(e *ir.Binary) string {
 		x, y := g.expr(e.X), g.expr(e.Y)
 		op := map[ir.Op]string{ir.LAnd: "&&", ir.LOr: "||"}[e.Op]
 		return fmt.Sprintf("((u64)(%s %s %s))", x, op, y)
+	}
+	if (e.Op == ir.Eq || e.Op == ir.Ne) && width(e.X.Type()) == 0 {
+		eq := g.equal(e.X, e.Y, e.X.Type())
+		if e.Op == ir.Ne {
+			return fmt.Sprintf("((u64)!%s)", eq)
+		}
+		return fmt.Sprintf("((u64)%s)", eq)
 	}
 	x, y := g.expr(e.X), g.expr(e.Y)
 	ot := e.X.Type()
@@ -212,9 +215,6 @@ func (g *gen) binary(e *ir.Binary) string {
 		op := map[ir.Op]string{ir.Lt: "<", ir.Le: "<=", ir.Gt: ">", ir.Ge: ">=", ir.Eq: "==", ir.Ne: "!="}[e.Op]
 		if signed && e.Op != ir.Eq && e.Op != ir.Ne {
 			return fmt.Sprintf("((u64)(%s %s %s))", sext(x, ow), op, sext(y, ow))
-		}
-		if _, ok := ot.(*ir.Struct); ok {
-			g.fail(e.Span(), "comparing headers or structs is not supported by the xdp target")
 		}
 		return fmt.Sprintf("((u64)(%s %s %s))", x, op, y)
 	}
@@ -346,4 +346,56 @@ func (g *gen) guard(lhs ir.Expr) string {
 		return ""
 	}
 	return "if (" + strings.Join(conds, " && ") + ") "
+}
+
+// part is element i of aggregate e: a list's element, or its field (a
+// tuple's element is the field named by its index).
+func part(e ir.Expr, i int, name string, t ir.Type) ir.Expr {
+	if l, ok := e.(*ir.List); ok && i < len(l.Elems) {
+		return l.Elems[i]
+	}
+	return &ir.Member{Pos: ir.Pos{Sp: e.Span()}, X: e, Name: name, Index: i, T: t}
+}
+
+// equal writes x == y for aggregates as interp compares them: headers are
+// equal when both are invalid, or both valid with equal fields; structs,
+// unions and tuples when their fields are.
+func (g *gen) equal(x, y ir.Expr, t ir.Type) string {
+	var conds []string
+	switch t := t.(type) {
+	case *ir.Struct:
+		for i, f := range t.Fields {
+			conds = append(conds, g.equal(part(x, i, f.Name, f.Type), part(y, i, f.Name, f.Type), f.Type))
+		}
+		if t.Kind == ir.KindHeader {
+			xv, yv := g.validity(x), g.validity(y)
+			fields := "1"
+			if len(conds) > 0 {
+				fields = strings.Join(conds, " && ")
+			}
+			return fmt.Sprintf("((!%s && !%s) || (%s && %s && %s))", xv, yv, xv, yv, fields)
+		}
+	case *ir.Tuple:
+		for i, el := range t.Elems {
+			conds = append(conds, g.equal(part(x, i, fmt.Sprint(i), el), part(y, i, fmt.Sprint(i), el), el))
+		}
+	default:
+		if w := width(t); w == 0 || w > 64 {
+			g.fail(x.Span(), "comparing values of type %s is not supported by the xdp target", t)
+			return "0"
+		}
+		return fmt.Sprintf("(%s == %s)", g.expr(x), g.expr(y))
+	}
+	if len(conds) == 0 {
+		return "1"
+	}
+	return "(" + strings.Join(conds, " && ") + ")"
+}
+
+// validity is whether header e is valid: a list made into a header is.
+func (g *gen) validity(e ir.Expr) string {
+	if _, ok := e.(*ir.List); ok {
+		return "1"
+	}
+	return fmt.Sprintf("%s.valid_", g.lvalue(e))
 }

@@ -32,7 +32,7 @@ type gen struct {
 
 	names   map[*ir.Var]string
 	structs map[*ir.Struct]bool
-	stacks  map[string]bool // the C names of the stack types declared
+	stacks  map[string]bool // the C names of the stack and tuple types declared
 	order   []ir.Type       // struct and stack types in dependency order
 	nlabel  int
 
@@ -159,6 +159,8 @@ func (g *gen) typeName(t ir.Type, sp diag.Span) string {
 		return "struct s_" + t.Name
 	case *ir.Stack:
 		return "struct " + g.addStack(t, sp)
+	case *ir.Tuple:
+		return "struct " + g.addTuple(t, sp)
 	case *ir.Varbit:
 		g.fail(sp, "varbit fields are not supported by the xdp target")
 		return "u8"
@@ -209,11 +211,42 @@ func (g *gen) addStack(t *ir.Stack, sp diag.Span) string {
 	return name
 }
 
+// tupleName is the C struct of a tuple type: its elements are f_0, f_1...
+// (a tuple's Member is named by its index).
+func tupleName(t *ir.Tuple) string {
+	return "tup_" + sanitize(t.String())
+}
+
+// addTuple declares a tuple type (and its elements' types) once.
+func (g *gen) addTuple(t *ir.Tuple, sp diag.Span) string {
+	name := tupleName(t)
+	if g.stacks[name] {
+		return name
+	}
+	g.stacks[name] = true
+	for _, e := range t.Elems {
+		g.typeName(e, sp)
+	}
+	g.order = append(g.order, t)
+	return name
+}
+
 func (g *gen) structDecls() string {
 	var b strings.Builder
 	for _, t := range g.order {
 		if st, ok := t.(*ir.Stack); ok {
 			fmt.Fprintf(&b, "struct %s {\n\t%s e[%d];\n\tu32 next_;\n};\n", stackName(st), g.typeName(st.Elem, diag.Span{}), st.Size)
+			continue
+		}
+		if tt, ok := t.(*ir.Tuple); ok {
+			fmt.Fprintf(&b, "struct %s {\n", tupleName(tt))
+			for i, e := range tt.Elems {
+				fmt.Fprintf(&b, "\t%s f_%d;\n", g.typeName(e, diag.Span{}), i)
+			}
+			if len(tt.Elems) == 0 {
+				b.WriteString("\tu8 empty_;\n")
+			}
+			b.WriteString("};\n")
 			continue
 		}
 		s := t.(*ir.Struct)
@@ -266,7 +299,7 @@ func (g *gen) declare(v *ir.Var) {
 // zeroInit is the C initializer of a zero value of t.
 func zeroInit(t ir.Type) string {
 	switch t.(type) {
-	case *ir.Struct, *ir.Stack:
+	case *ir.Struct, *ir.Stack, *ir.Tuple:
 		return "{}"
 	}
 	return "0"

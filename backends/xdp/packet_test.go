@@ -205,3 +205,26 @@ func TestValueSet(t *testing.T) {
 		t.Errorf("only %d packets of 2000 took the tunnel", tunnels)
 	}
 }
+
+// TestTuples runs testdata/tuples.p4 against the interpreter: tuples
+// built, read, written and hashed; structs of a header and a tuple
+// initialized and compared; headers compared valid and invalid.
+func TestTuples(t *testing.T) {
+	file := "testdata/tuples.p4"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	d, err := kernel.Diff(res.Program, obj, layout, 5, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
+	}
+}

@@ -155,6 +155,12 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 		return
 	}
 	if l, ok := rhs.(*ir.List); ok {
+		if tt, ok := lhs.Type().(*ir.Tuple); ok && len(l.Elems) == len(tt.Elems) {
+			for i, el := range tt.Elems {
+				g.assign(part(lhs, i, fmt.Sprint(i), el), l.Elems[i])
+			}
+			return
+		}
 		st, ok := lhs.Type().(*ir.Struct)
 		if !ok || len(l.Elems) != len(st.Fields) {
 			g.fail(rhs.Span(), "this list assignment is not supported by the xdp target")
