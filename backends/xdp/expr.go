@@ -301,6 +301,34 @@ func (g *gen) dirty(lhs ir.Expr) {
 	}
 	// A whole header, or a struct of them: every field below it.
 	g.dirtyAll = append(g.dirtyAll, g.lvalue(e))
+	if holdsHeader(e.Type()) {
+		g.revalidates = true
+	}
+}
+
+// holdsHeader says whether a value of type t holds a header (whose
+// validity a write of the whole value sets).
+func holdsHeader(t ir.Type) bool {
+	switch t := t.(type) {
+	case *ir.Struct:
+		if t.Kind == ir.KindHeader {
+			return true
+		}
+		for _, f := range t.Fields {
+			if holdsHeader(f.Type) {
+				return true
+			}
+		}
+	case *ir.Stack:
+		return holdsHeader(t.Elem)
+	case *ir.Tuple:
+		for _, e := range t.Elems {
+			if holdsHeader(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isHeader(t ir.Type) bool {

@@ -60,6 +60,10 @@ type gen struct {
 	// prior is the first pass's dirtyFields and dirtyAll, complete before
 	// any line is written (nil in the first pass: nothing is known).
 	prior *writes
+	// revalidates is set when the program may make a header valid or
+	// invalid after the parser (setValid, setInvalid, a header or a struct
+	// of them written whole, push_front, pop_front).
+	revalidates bool
 	// The CRC tables the program's hashes need.
 	needCRC16, needCRC32 bool
 

@@ -228,3 +228,45 @@ func TestTuples(t *testing.T) {
 		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
 	}
 }
+
+// TestDeparserInPlace: the bench's LPM forwarder, whose valid headers are
+// always where its parser found them, is deparsed in place (no
+// bpf_xdp_adjust_head in its C); reorder.p4, whose deparser reorders and
+// drops headers, and packet_fields.p4, which makes headers valid and
+// invalid, are not, and agree with the interpreter.
+func TestDeparserInPlace(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		inPlace bool
+	}{
+		{"../../cmd/p4hls/benchxdp/lpm.p4", true},
+		{"testdata/reorder.p4", false},
+		{"testdata/packet_fields.p4", false},
+	} {
+		src, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := compile(t, c.file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj, layout := output(t, res)
+		var prog string
+		for _, a := range res.Artifacts {
+			if a.Name == kernel.SourceFile {
+				prog = string(a.Data)
+			}
+		}
+		if got := !strings.Contains(prog, "bpf_xdp_adjust_head(ctx"); got != c.inPlace {
+			t.Errorf("%s: deparsed in place %v, want %v", c.file, got, c.inPlace)
+		}
+		d, err := kernel.Diff(res.Program, obj, layout, 9, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d != nil {
+			t.Fatalf("%s: the kernel disagrees with the interpreter: %v\n%s", c.file, d, d.STF(res.Program))
+		}
+	}
+}

@@ -82,14 +82,16 @@ func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) 
 	if _, _, err := first.run(); err != nil {
 		return "", first.layout, err
 	}
-	return newGen(prog, opts, &writes{fields: first.dirtyFields, all: first.dirtyAll}).run()
+	return newGen(prog, opts, &writes{fields: first.dirtyFields, all: first.dirtyAll, revalidates: first.revalidates}).run()
 }
 
 // writes is what the first pass learned: the header fields (lvalue.f_name)
-// and the headers or structs of them (lvalues) the program may write.
+// and the headers or structs of them (lvalues) the program may write, and
+// whether it may make a header valid or invalid after the parser.
 type writes struct {
-	fields map[string]bool
-	all    []string
+	fields      map[string]bool
+	all         []string
+	revalidates bool
 }
 
 func (w *writes) written(h, f string) bool {
@@ -344,6 +346,33 @@ func (g *gen) deparser(c *ir.Control) {
 	hs := g.emitted(c.Body)
 	g.line("{ /* deparser %s */", c.Name)
 	g.ind++
+	if g.inPlace(hs) {
+		// Every valid header is where the parser found it: only the
+		// changed fields are written, and the head does not move.
+		g.line("u32 off = 0;")
+		for _, h := range hs {
+			s := g.headerType(h)
+			if s == nil {
+				continue
+			}
+			size := ir.WidthBits(s) / 8
+			hv := g.lvalue(h)
+			restore := g.writing(h.Span())
+			g.line("if (%s.valid_) {", hv)
+			g.ind++
+			g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
+			g.line("u8 *p_ = (u8 *)data + off;")
+			g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
+			g.store("p_", hv, s, true)
+			g.line("off += %d;", size)
+			g.ind--
+			g.line("}")
+			restore()
+		}
+		g.ind--
+		g.line("}")
+		return
+	}
 	g.line("int outlen = 0;")
 	types := make([]*ir.Struct, len(hs))
 	saved := make([]bool, len(hs))
@@ -437,6 +466,122 @@ func (g *gen) deparser(c *ir.Control) {
 	}
 	g.ind--
 	g.line("}")
+}
+
+// inPlace says whether every header valid at the deparser is, whatever
+// the packet, where the parser found it, so that the deparser writes in
+// place: the program makes no header valid or invalid after the parser
+// (the first pass saw none: the valid headers are the ones extracted);
+// the parser neither skips bytes (advance) nor extracts into a stack or
+// a header the deparser does not emit once; and along every path of the
+// parser the headers come in the deparser's order. Then the k-th header
+// extracted starts where the k-1 before it end, as the k-th emitted does.
+func (g *gen) inPlace(hs []ir.Expr) bool {
+	if g.prior == nil || g.prior.revalidates {
+		return false
+	}
+	at := map[string]int{} // emit position of each header
+	for i, h := range hs {
+		if _, ok := h.Type().(*ir.Struct); !ok {
+			return false
+		}
+		hv := g.lvalue(h)
+		if _, dup := at[hv]; dup {
+			return false
+		}
+		at[hv] = i
+	}
+	p := g.prog.Pipeline[ir.V1Parser].Parser
+	// Each state's extracts, in emit positions; they must rise.
+	first, last := map[string]int{}, map[string]int{}
+	ok := true
+	var walk func(name string, ss []ir.Stmt)
+	walk = func(name string, ss []ir.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ir.Block:
+				walk(name, s.Body)
+			case *ir.If:
+				walk(name, s.Then)
+				walk(name, s.Else)
+			case *ir.CallStmt:
+				c := s.Call
+				if c.Callee.Recv == nil {
+					continue
+				}
+				switch c.Callee.Method {
+				case "advance":
+					ok = false
+				case "extract":
+					if len(c.Args) != 1 {
+						ok = false
+						continue
+					}
+					if _, isOp := c.Args[0].Value.(*ir.StackOp); isOp {
+						ok = false
+						continue
+					}
+					i, emitted := at[g.lvalue(c.Args[0].Value)]
+					if !emitted {
+						ok = false
+						continue
+					}
+					if l, seen := last[name]; seen && i <= l {
+						ok = false
+					}
+					if _, seen := first[name]; !seen {
+						first[name] = i
+					}
+					last[name] = i
+				}
+			}
+		}
+	}
+	for _, st := range p.States {
+		walk(st.Name, st.Body)
+	}
+	if !ok {
+		return false
+	}
+	// A state's last header comes before the first of every state after it.
+	next := func(st *ir.State) []string {
+		if st.Select == nil {
+			return []string{st.Next}
+		}
+		var out []string
+		for _, c := range st.Select.Cases {
+			out = append(out, c.Next)
+		}
+		return out
+	}
+	for _, a := range p.States {
+		l, has := last[a.Name]
+		if !has {
+			continue
+		}
+		seen := map[string]bool{}
+		todo := next(a)
+		for len(todo) > 0 {
+			n := todo[0]
+			todo = todo[1:]
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if n == a.Name {
+				return false // a loop: the same headers again
+			}
+			b := p.State(n)
+			if b == nil {
+				continue
+			}
+			if f, has := first[n]; has && f <= l {
+				return false
+			}
+			todo = append(todo, next(b)...)
+		}
+	}
+	return true
 }
 
 // maxSaved bounds the bytes of the deparser's copies of moved headers (the

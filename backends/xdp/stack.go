@@ -202,6 +202,7 @@ func (g *gen) stackShift(s *ir.StackShift) {
 		return
 	}
 	g.dirty(s.X)
+	g.revalidates = true
 	n, size := s.Count, t.Size
 	zero := func(i int) {
 		if _, ok := t.Elem.(*ir.Struct); ok {

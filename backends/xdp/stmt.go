@@ -94,6 +94,7 @@ func (g *gen) stmt(s ir.Stmt) {
 
 // setValid writes h.setValid() or h.setInvalid().
 func (g *gen) setValid(h ir.Expr, valid bool) {
+	g.revalidates = true
 	if d := dynElem(h); d != nil {
 		g.dynWrite(h, d, func(l ir.Expr) { g.setValid(l, valid) })
 		return
@@ -171,6 +172,7 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 			g.assign(&ir.Member{Pos: ir.Pos{Sp: rhs.Span()}, X: lhs, Name: f.Name, Index: i, T: f.Type}, l.Elems[i])
 		}
 		if st.Kind == ir.KindHeader {
+			g.revalidates = true
 			g.line("%s.valid_ = 1;", dst)
 		}
 		return
