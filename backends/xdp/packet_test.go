@@ -232,8 +232,9 @@ func TestTuples(t *testing.T) {
 // TestDeparserInPlace: the bench's LPM forwarder, whose valid headers are
 // always where its parser found them, is deparsed in place (no
 // bpf_xdp_adjust_head in its C); reorder.p4, whose deparser reorders and
-// drops headers, and packet_fields.p4, which makes headers valid and
-// invalid, are not, and agree with the interpreter.
+// drops headers, packet_fields.p4, which makes headers valid and
+// invalid, and union_order.p4, whose parser's second extract into a
+// union invalidates the first, are not, and agree with the interpreter.
 func TestDeparserInPlace(t *testing.T) {
 	for _, c := range []struct {
 		file    string
@@ -242,6 +243,7 @@ func TestDeparserInPlace(t *testing.T) {
 		{"../../cmd/p4hls/benchxdp/lpm.p4", true},
 		{"testdata/reorder.p4", false},
 		{"testdata/packet_fields.p4", false},
+		{"testdata/union_order.p4", false},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {

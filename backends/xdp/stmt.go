@@ -130,6 +130,9 @@ func (g *gen) invalidateUnion(h ir.Expr) {
 	if !ok || u.Kind != ir.KindHeaderUnion {
 		return
 	}
+	// The others may have been extracted: a header the parser found is
+	// no longer valid (gen.inPlace).
+	g.revalidates = true
 	ul := g.lvalue(m.X)
 	for _, f := range u.Fields {
 		g.invalidate(ul + ".f_" + f.Name)
