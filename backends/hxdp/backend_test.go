@@ -76,19 +76,21 @@ func TestArtifacts(t *testing.T) {
 	}
 }
 
-// TestRefusal: flowlet's ROM passes the core's 256 rows; the compile is
-// refused at the line whose code takes the most instructions, its CRC16
-// hash (flowlet.p4:28), as a program the target cannot hold.
+// TestRefusal: mpls's ROM passes the core's 256 rows; the compile is
+// refused at the line whose code takes the most instructions, its
+// deparser (mpls.p4:68), which writes each of the label stack's elements
+// wherever the ingress pushed or popped them, as a program the target
+// cannot hold.
 func TestRefusal(t *testing.T) {
-	_, err := compileHXDP(t, "flowlet")
+	_, err := compileHXDP(t, "mpls")
 	var be *backends.Error
 	var dnf *driver.DoesNotFitError
 	if !errors.As(err, &be) || !errors.As(err, &dnf) {
 		t.Fatalf("got %v (%T); want a *backends.Error reported as does-not-fit", err, err)
 	}
-	if !strings.HasSuffix(be.Span.File, "flowlet.p4") || be.Span.Start.Line != 28 ||
+	if !strings.HasSuffix(be.Span.File, "mpls.p4") || be.Span.Start.Line != 68 ||
 		!regexp.MustCompile(`needs \d+ rows; the hXDP core holds 256`).MatchString(be.Msg) {
-		t.Errorf("refused at %s:%d with %q; want flowlet.p4:28, needs N rows", be.Span.File, be.Span.Start.Line, be.Msg)
+		t.Errorf("refused at %s:%d with %q; want mpls.p4:68, needs N rows", be.Span.File, be.Span.Start.Line, be.Msg)
 	}
 }
 

@@ -83,7 +83,10 @@ func scheduleProgram(p *program, sequential bool) (*schedule, error) {
 		trace := []*block{p.blocks[i]}
 		for j := i; j+1 < len(p.blocks); j++ {
 			b, nx := p.blocks[j], p.blocks[j+1]
-			if b.next != nx || len(preds[nx]) != 1 || b.term() == nil || !b.term().cond() {
+			// nx joins the trace when only b's fall-through reaches it: a
+			// conditional jump of b to nx itself (the passes can leave one,
+			// once the code between went) needs nx to start a row.
+			if b.next != nx || len(preds[nx]) != 1 || b.term() == nil || !b.term().cond() || b.term().target == nx {
 				break
 			}
 			trace = append(trace, nx)

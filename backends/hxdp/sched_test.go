@@ -110,3 +110,25 @@ func TestNoSpeculativeNull(t *testing.T) {
 		t.Errorf("the stack load is in row %d, the jump in %d: want it moved up", s.rowOf[stk], s.rowOf[br])
 	}
 }
+
+// TestJumpToNext: a conditional jump to the block it falls through to (the
+// passes leave one once the code between goes, as in me3_tables's prog.o)
+// makes that block start a row of its own, so the jump has a row to go to:
+// before, the block joined the jump's trace and encode found no row.
+func TestJumpToNext(t *testing.T) {
+	p := build(
+		jeqi(2, 0, 1), // 0: if r2 == 0 goto 1
+		exitImm(2))    // 1
+	rom, err := encode(mustSchedule(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := hxdp.New(rom, hxdp.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(hxdp.Input{Data: make([]byte, hxdp.MinFrame)})
+	if err != nil || res.Action != 2 {
+		t.Errorf("action %d (%v); want 2", res.Action, err)
+	}
+}

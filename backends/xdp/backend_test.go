@@ -26,14 +26,8 @@ import (
 var refused = map[string]string{
 	"counters_meters": `counters_meters.p4:22:9: meters are not supported`,
 	"custom_arch":     `custom_arch.p4:\d+:\d+: the xdp target takes v1model programs`,
-	"for_loop":        `for_loop.p4:20:9: header stacks`,
-	"header_union":    `header_union.p4:\d+:\d+: header unions`,
 	"l2_learning":     `l2_learning.p4:23:9: digest is not supported`,
-	"mpls":            `mpls.p4:\d+:\d+: header stacks`,
 	"random_clone":    `random_clone.p4:24:13: clone is not supported by the xdp target: XDP cannot copy a packet`,
-	"struct_init":     `struct_init.p4:24:9: values of type tuple`,
-	"value_set":       `value_set.p4:14:5: value sets are not supported`,
-	"width_expr":      `width_expr.p4:19:9: header stacks`,
 }
 
 // compile compiles a corpus program for xdp through the driver.

@@ -14,6 +14,9 @@ import (
 // statements first (a table applied for .hit, a function called): those are
 // written before the caller's line.
 func (g *gen) expr(e ir.Expr) string {
+	if d := dynElem(e); d != nil {
+		return g.dynRead(e, d)
+	}
 	switch e := e.(type) {
 	case *ir.Const:
 		return g.constant(e)
@@ -23,7 +26,7 @@ func (g *gen) expr(e ir.Expr) string {
 		return fmt.Sprintf("%dULL", enumValue(e.Enum, e.Member))
 	case *ir.StringConst:
 		return "0"
-	case *ir.VarRef, *ir.Member:
+	case *ir.VarRef, *ir.Member, *ir.StackElem:
 		if width(e.Type()) > 0 {
 			return "((u64)" + g.lvalue(e) + ")"
 		}
@@ -41,7 +44,16 @@ func (g *gen) expr(e ir.Expr) string {
 		return fmt.Sprintf("(%s ? %s : %s)", c, g.expr(e.Then), g.expr(e.Else))
 	case *ir.IsValid:
 		if s, ok := e.X.Type().(*ir.Struct); ok && s.Kind == ir.KindHeaderUnion {
-			g.fail(e.Span(), "header unions are not supported by the xdp target")
+			// Valid when one of its headers is.
+			u := g.lvalue(e.X)
+			var vs []string
+			for _, f := range s.Fields {
+				vs = append(vs, fmt.Sprintf("%s.f_%s.valid_", u, f.Name))
+			}
+			if len(vs) == 0 {
+				return "0ULL"
+			}
+			return fmt.Sprintf("((u64)(%s))", strings.Join(vs, " | "))
 		}
 		return fmt.Sprintf("((u64)%s.valid_)", g.lvalue(e.X))
 	case *ir.TableHit:
@@ -54,9 +66,8 @@ func (g *gen) expr(e ir.Expr) string {
 		return fmt.Sprintf("((u64)%s)", hit)
 	case *ir.Call:
 		return g.callValue(e)
-	case *ir.StackElem, *ir.StackOp:
-		g.fail(e.Span(), "header stacks are not supported by the xdp target")
-		return "0"
+	case *ir.StackOp:
+		return g.stackOp(e)
 	case *ir.List:
 		g.fail(e.Span(), "a list of values is supported by the xdp target only as hash or checksum data, or assigned to a struct or header")
 		return "0"
@@ -110,12 +121,10 @@ func (g *gen) lvalue(e ir.Expr) string {
 		g.typeName(e.Var.Type, e.Span())
 		return g.varName(e.Var)
 	case *ir.Member:
-		if _, ok := e.X.Type().(*ir.Tuple); ok {
-			g.fail(e.Span(), "tuples are not supported by the xdp target")
-			return "x"
-		}
 		g.typeName(e.T, e.Span())
 		return fmt.Sprintf("%s.f_%s", g.lvalue(e.X), e.Name)
+	case *ir.StackElem:
+		return g.elemLvalue(e)
 	case *ir.Slice:
 		g.fail(e.Span(), "assigning to a slice is not supported by the xdp target")
 		return "x"
@@ -154,6 +163,13 @@ func (g *gen) binary(e *ir.Binary) string {
 		x, y := g.expr(e.X), g.expr(e.Y)
 		op := map[ir.Op]string{ir.LAnd: "&&", ir.LOr: "||"}[e.Op]
 		return fmt.Sprintf("((u64)(%s %s %s))", x, op, y)
+	}
+	if (e.Op == ir.Eq || e.Op == ir.Ne) && width(e.X.Type()) == 0 {
+		eq := g.equal(e.X, e.Y, e.X.Type())
+		if e.Op == ir.Ne {
+			return fmt.Sprintf("((u64)!%s)", eq)
+		}
+		return fmt.Sprintf("((u64)%s)", eq)
 	}
 	x, y := g.expr(e.X), g.expr(e.Y)
 	ot := e.X.Type()
@@ -199,9 +215,6 @@ func (g *gen) binary(e *ir.Binary) string {
 		op := map[ir.Op]string{ir.Lt: "<", ir.Le: "<=", ir.Gt: ">", ir.Ge: ">=", ir.Eq: "==", ir.Ne: "!="}[e.Op]
 		if signed && e.Op != ir.Eq && e.Op != ir.Ne {
 			return fmt.Sprintf("((u64)(%s %s %s))", sext(x, ow), op, sext(y, ow))
-		}
-		if _, ok := ot.(*ir.Struct); ok {
-			g.fail(e.Span(), "comparing headers or structs is not supported by the xdp target")
 		}
 		return fmt.Sprintf("((u64)(%s %s %s))", x, op, y)
 	}
@@ -266,6 +279,10 @@ func (g *gen) cast(e *ir.Cast) string {
 // write assigns v to storage lhs. A field of an invalid header ignores
 // writes (and reads as 0: an invalid header is all zeros), as in interp.
 func (g *gen) write(lhs ir.Expr, v string) {
+	if d := dynElem(lhs); d != nil {
+		g.dynWrite(lhs, d, func(l ir.Expr) { g.write(l, v) })
+		return
+	}
 	g.dirty(lhs)
 	g.line("%s%s = %s;", g.guard(lhs), g.lvalue(lhs), v)
 }
@@ -284,6 +301,34 @@ func (g *gen) dirty(lhs ir.Expr) {
 	}
 	// A whole header, or a struct of them: every field below it.
 	g.dirtyAll = append(g.dirtyAll, g.lvalue(e))
+	if holdsHeader(e.Type()) {
+		g.revalidates = true
+	}
+}
+
+// holdsHeader says whether a value of type t holds a header (whose
+// validity a write of the whole value sets).
+func holdsHeader(t ir.Type) bool {
+	switch t := t.(type) {
+	case *ir.Struct:
+		if t.Kind == ir.KindHeader {
+			return true
+		}
+		for _, f := range t.Fields {
+			if holdsHeader(f.Type) {
+				return true
+			}
+		}
+	case *ir.Stack:
+		return holdsHeader(t.Elem)
+	case *ir.Tuple:
+		for _, e := range t.Elems {
+			if holdsHeader(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isHeader(t ir.Type) bool {
@@ -293,12 +338,23 @@ func isHeader(t ir.Type) bool {
 
 // fieldDirty says whether field f of header h (an lvalue) may have changed.
 func (g *gen) fieldDirty(h, f string) bool {
-	for _, p := range g.dirtyAll {
-		if h == p || strings.HasPrefix(h, p+".") {
-			return true
-		}
+	return (&writes{fields: g.dirtyFields, all: g.dirtyAll}).written(h, f)
+}
+
+// fromPacket says whether field f of header h (an lvalue) can be read from
+// the packet before the deparser: the parser extracts h and the program
+// never writes f. Then, until the deparser moves the packet's head, f is
+// the bytes at h's offset when the parser left h there (hoff is not
+// noOffset), and 0 otherwise: only extract and setInvalid (which zeroes
+// the header and forgets the offset) change an unwritten field.
+func (g *gen) fromPacket(h, f string) bool {
+	if g.prior == nil || g.inAtomic != nil {
+		return false
 	}
-	return g.dirtyFields[h+".f_"+f]
+	if _, ok := g.extractedAt[h]; !ok {
+		return false
+	}
+	return !g.prior.written(h, f)
 }
 
 // guard is "if (h.valid_) " for each header lhs is a field of.
@@ -318,4 +374,56 @@ func (g *gen) guard(lhs ir.Expr) string {
 		return ""
 	}
 	return "if (" + strings.Join(conds, " && ") + ") "
+}
+
+// part is element i of aggregate e: a list's element, or its field (a
+// tuple's element is the field named by its index).
+func part(e ir.Expr, i int, name string, t ir.Type) ir.Expr {
+	if l, ok := e.(*ir.List); ok && i < len(l.Elems) {
+		return l.Elems[i]
+	}
+	return &ir.Member{Pos: ir.Pos{Sp: e.Span()}, X: e, Name: name, Index: i, T: t}
+}
+
+// equal writes x == y for aggregates as interp compares them: headers are
+// equal when both are invalid, or both valid with equal fields; structs,
+// unions and tuples when their fields are.
+func (g *gen) equal(x, y ir.Expr, t ir.Type) string {
+	var conds []string
+	switch t := t.(type) {
+	case *ir.Struct:
+		for i, f := range t.Fields {
+			conds = append(conds, g.equal(part(x, i, f.Name, f.Type), part(y, i, f.Name, f.Type), f.Type))
+		}
+		if t.Kind == ir.KindHeader {
+			xv, yv := g.validity(x), g.validity(y)
+			fields := "1"
+			if len(conds) > 0 {
+				fields = strings.Join(conds, " && ")
+			}
+			return fmt.Sprintf("((!%s && !%s) || (%s && %s && %s))", xv, yv, xv, yv, fields)
+		}
+	case *ir.Tuple:
+		for i, el := range t.Elems {
+			conds = append(conds, g.equal(part(x, i, fmt.Sprint(i), el), part(y, i, fmt.Sprint(i), el), el))
+		}
+	default:
+		if w := width(t); w == 0 || w > 64 {
+			g.fail(x.Span(), "comparing values of type %s is not supported by the xdp target", t)
+			return "0"
+		}
+		return fmt.Sprintf("(%s == %s)", g.expr(x), g.expr(y))
+	}
+	if len(conds) == 0 {
+		return "1"
+	}
+	return "(" + strings.Join(conds, " && ") + ")"
+}
+
+// validity is whether header e is valid: a list made into a header is.
+func (g *gen) validity(e ir.Expr) string {
+	if _, ok := e.(*ir.List); ok {
+		return "1"
+	}
+	return fmt.Sprintf("%s.valid_", g.lvalue(e))
 }

@@ -32,7 +32,8 @@ type gen struct {
 
 	names   map[*ir.Var]string
 	structs map[*ir.Struct]bool
-	order   []*ir.Struct // struct types in dependency order
+	stacks  map[string]bool // the C names of the stack and tuple types declared
+	order   []ir.Type       // struct and stack types in dependency order
 	nlabel  int
 
 	// Per control being written: the label an exit jumps to.
@@ -56,6 +57,13 @@ type gen struct {
 	dirtyFields map[string]bool
 	dirtyAll    []string
 	extractedAt map[string]string
+	// prior is the first pass's dirtyFields and dirtyAll, complete before
+	// any line is written (nil in the first pass: nothing is known).
+	prior *writes
+	// revalidates is set when the program may make a header valid or
+	// invalid after the parser (setValid, setInvalid, a header or a struct
+	// of them written whole, push_front, pop_front).
+	revalidates bool
 	// The CRC tables the program's hashes need.
 	needCRC16, needCRC32 bool
 
@@ -149,15 +157,14 @@ func signedType(t ir.Type) bool {
 func (g *gen) typeName(t ir.Type, sp diag.Span) string {
 	switch t := t.(type) {
 	case *ir.Struct:
-		if t.Kind == ir.KindHeaderUnion {
-			g.fail(sp, "header unions (%s) are not supported by the xdp target", t.Name)
-			return "u8"
-		}
+		// A header union is a struct of its headers: at most one of them
+		// valid (setValid and extract invalidate the others).
 		g.addStruct(t, sp)
 		return "struct s_" + t.Name
 	case *ir.Stack:
-		g.fail(sp, "header stacks (%s) are not supported by the xdp target", t)
-		return "u8"
+		return "struct " + g.addStack(t, sp)
+	case *ir.Tuple:
+		return "struct " + g.addTuple(t, sp)
 	case *ir.Varbit:
 		g.fail(sp, "varbit fields are not supported by the xdp target")
 		return "u8"
@@ -179,16 +186,82 @@ func (g *gen) addStruct(s *ir.Struct, sp diag.Span) {
 	}
 	g.structs[s] = true
 	for _, f := range s.Fields {
+		if s.Kind == ir.KindHeader && opaqueField(f.Type) {
+			continue // bytes: see opaqueField
+		}
 		g.typeName(f.Type, sp)
 	}
 	g.order = append(g.order, s)
 }
 
+// stackName is the C struct of a stack type: its elements, and next_, the
+// stack's nextIndex (the elements extract has filled).
+func stackName(t *ir.Stack) string {
+	return fmt.Sprintf("stk_%s_%d", sanitize(t.Elem.String()), t.Size)
+}
+
+// addStack declares a stack type (and its element's) once.
+func (g *gen) addStack(t *ir.Stack, sp diag.Span) string {
+	name := stackName(t)
+	if g.stacks[name] {
+		return name
+	}
+	g.stacks[name] = true
+	if t.Size <= 0 {
+		g.fail(sp, "a stack of %d elements is not supported by the xdp target", t.Size)
+	}
+	g.typeName(t.Elem, sp)
+	g.order = append(g.order, t)
+	return name
+}
+
+// tupleName is the C struct of a tuple type: its elements are f_0, f_1...
+// (a tuple's Member is named by its index).
+func tupleName(t *ir.Tuple) string {
+	return "tup_" + sanitize(t.String())
+}
+
+// addTuple declares a tuple type (and its elements' types) once.
+func (g *gen) addTuple(t *ir.Tuple, sp diag.Span) string {
+	name := tupleName(t)
+	if g.stacks[name] {
+		return name
+	}
+	g.stacks[name] = true
+	for _, e := range t.Elems {
+		g.typeName(e, sp)
+	}
+	g.order = append(g.order, t)
+	return name
+}
+
 func (g *gen) structDecls() string {
 	var b strings.Builder
-	for _, s := range g.order {
+	for _, t := range g.order {
+		if st, ok := t.(*ir.Stack); ok {
+			fmt.Fprintf(&b, "struct %s {\n\t%s e[%d];\n\tu32 next_;\n};\n", stackName(st), g.typeName(st.Elem, diag.Span{}), st.Size)
+			continue
+		}
+		if tt, ok := t.(*ir.Tuple); ok {
+			fmt.Fprintf(&b, "struct %s {\n", tupleName(tt))
+			for i, e := range tt.Elems {
+				fmt.Fprintf(&b, "\t%s f_%d;\n", g.typeName(e, diag.Span{}), i)
+			}
+			if len(tt.Elems) == 0 {
+				b.WriteString("\tu8 empty_;\n")
+			}
+			b.WriteString("};\n")
+			continue
+		}
+		s := t.(*ir.Struct)
 		fmt.Fprintf(&b, "struct s_%s {\n", s.Name)
 		for _, f := range s.Fields {
+			if s.Kind == ir.KindHeader && opaqueField(f.Type) {
+				// Aligned so that it is copied 4 bytes at a time (the
+				// verifier takes only aligned stack accesses).
+				fmt.Fprintf(&b, "\tu8 f_%s[%d] __attribute__((aligned(4)));\n", f.Name, width(f.Type)/8)
+				continue
+			}
 			fmt.Fprintf(&b, "\t%s f_%s;\n", g.typeName(f.Type, diag.Span{}), f.Name)
 		}
 		if s.Kind == ir.KindHeader {
@@ -200,6 +273,16 @@ func (g *gen) structDecls() string {
 		b.WriteString("};\n")
 	}
 	return b.String()
+}
+
+// opaqueField says whether a header field of type t is held as its bytes
+// (big-endian, as in the packet): wider than a register, a whole number of
+// bytes. The parser extracts it and the deparser emits it, but no
+// expression reads or writes its value (lvalue refuses it at its place):
+// an IPv6 address the program only carries.
+func opaqueField(t ir.Type) bool {
+	w := width(t)
+	return w > 64 && w%8 == 0
 }
 
 // varName gives each variable a C name of its own.
@@ -219,7 +302,8 @@ func (g *gen) declare(v *ir.Var) {
 
 // zeroInit is the C initializer of a zero value of t.
 func zeroInit(t ir.Type) string {
-	if _, ok := t.(*ir.Struct); ok {
+	switch t.(type) {
+	case *ir.Struct, *ir.Stack, *ir.Tuple:
 		return "{}"
 	}
 	return "0"

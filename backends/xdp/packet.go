@@ -23,11 +23,18 @@ func (g *gen) headerType(e ir.Expr) *ir.Struct {
 		g.fail(e.Span(), "header %s is %d bits, not a whole number of bytes: not supported by the xdp target", s.Name, w)
 		return nil
 	}
+	off := 0
 	for _, f := range s.Fields {
-		if w := width(f.Type); w == 0 || w > 64 {
-			g.fail(e.Span(), "header %s: field %s is not a scalar of 1 to 64 bits: not supported by the xdp target", s.Name, f.Name)
+		w := width(f.Type)
+		if opaqueField(f.Type) && off%8 == 0 {
+			off += w
+			continue
+		}
+		if w == 0 || w > 64 {
+			g.fail(e.Span(), "header %s: field %s is not a scalar of 1 to 64 bits, nor whole bytes at a whole byte: not supported by the xdp target", s.Name, f.Name)
 			return nil
 		}
+		off += w
 	}
 	return s
 }
@@ -88,6 +95,8 @@ func (g *gen) store(p, h string, s *ir.Struct, onlyDirty bool) {
 		}
 		v := fmt.Sprintf("(u64)%s.f_%s", h, f.Name)
 		switch {
+		case opaqueField(f.Type):
+			copyBytes(g, fmt.Sprintf("(%s + %d)", p, off/8), fmt.Sprintf("(u8 *)%s.f_%s", h, f.Name), w/8)
 		case aligned(off, w) && w == 8:
 			g.line("%s[%d] = %s.f_%s;", p, off/8, h, f.Name)
 		case aligned(off, w) && w == 48:
@@ -131,16 +140,34 @@ func (g *gen) extract(c *ir.Call) {
 		}
 		return
 	}
+	if op, ok := target.(*ir.StackOp); ok && op.Op == "next" {
+		g.extractNext(op, s, target)
+		return
+	}
+	// A union's header: the union's headers are made invalid once the
+	// header is known to fit, as interp does.
+	g.extractInto(g.lvalue(target), s, target, func() { g.invalidateUnion(target) })
+}
+
+// extractInto extracts header type s into h (an lvalue); before runs once
+// the packet is known to hold it.
+func (g *gen) extractInto(h string, s *ir.Struct, target ir.Expr, before func()) {
 	size := ir.WidthBits(s) / 8
-	h := g.lvalue(target)
 	g.line("{")
 	g.ind++
 	g.line("u8 *p_ = (u8 *)data + pos;")
 	g.line("if ((void *)(p_ + %d) > data_end) { perr = %d; goto %s; }", size, g.errorIndex("PacketTooShort"), g.rejectLabel)
+	if before != nil {
+		before()
+	}
 	off := 0
 	for _, f := range s.Fields {
 		w := width(f.Type)
-		g.line("%s.f_%s = %s;", h, f.Name, load("p_", off, w, c.Span(), g))
+		if opaqueField(f.Type) {
+			copyBytes(g, fmt.Sprintf("(u8 *)%s.f_%s", h, f.Name), fmt.Sprintf("(p_ + %d)", off/8), w/8)
+		} else {
+			g.line("%s.f_%s = %s;", h, f.Name, load("p_", off, w, target.Span(), g))
+		}
 		off += w
 	}
 	g.line("%s.valid_ = 1;", h)
@@ -195,7 +222,7 @@ func (g *gen) lookahead(c *ir.Call) string {
 // standard_metadata.parser_error and goes on, as v1model does.
 func (g *gen) parser(p *ir.Parser) {
 	if cyc := parserCycle(p); cyc != nil {
-		g.fail(cyc.Span, "parser state %s is part of a loop: not supported by the xdp target (the verifier needs every path to end)", cyc.Name)
+		g.fail(cyc.Span, "parser state %s is part of a loop that extracts into no header stack's next element: not supported by the xdp target (the verifier needs every path to end)", cyc.Name)
 		return
 	}
 	g.rejectLabel = "p_reject"
@@ -253,7 +280,11 @@ func (g *gen) transition(st *ir.State) {
 	g.line("perr = %d; goto p_reject;", g.errorIndex("NoMatch"))
 }
 
-// parserCycle returns a state on a loop of the parser's graph, or nil.
+// parserCycle returns a state on a loop of the parser's graph, or nil. A
+// loop through a state that extracts into a stack's next element is no
+// loop here: each run of that state fills an element or ends the parser
+// (error.StackOutOfBounds), so the stacks' sizes bound the runs, and the
+// verifier, which follows each run with its own nextIndex, sees them end.
 func parserCycle(p *ir.Parser) *ir.State {
 	const (
 		white = iota
@@ -273,7 +304,7 @@ func parserCycle(p *ir.Parser) *ir.State {
 		}
 		for _, n := range next {
 			t := p.State(n)
-			if t == nil {
+			if t == nil || stackExtracts(t) {
 				continue
 			}
 			switch color[n] {
@@ -288,8 +319,13 @@ func parserCycle(p *ir.Parser) *ir.State {
 		color[s.Name] = black
 		return nil
 	}
-	if s := p.State("start"); s != nil {
-		return visit(s)
+	// From every state: the states after a stack's extract are roots too.
+	for _, s := range p.States {
+		if color[s.Name] == white {
+			if c := visit(s); c != nil {
+				return c
+			}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package xdp
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -69,10 +70,47 @@ const (
 )
 
 // generate writes the program as C; the error is the first refusal.
+//
+// It writes the program twice. The first pass learns which header fields
+// the program ever writes (gen.dirty); the second knows it from the start,
+// so that a checksum before the deparser, and the deparser, may take a
+// field the program never writes from the packet's bytes instead of from
+// the local the parser loaded it into: clang then drops the load, and its
+// register or stack slot, when nothing else reads the field.
 func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) {
-	g := &gen{prog: prog, opts: opts, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{},
+	first := newGen(prog, opts, nil)
+	if _, _, err := first.run(); err != nil {
+		return "", first.layout, err
+	}
+	return newGen(prog, opts, &writes{fields: first.dirtyFields, all: first.dirtyAll, revalidates: first.revalidates}).run()
+}
+
+// writes is what the first pass learned: the header fields (lvalue.f_name)
+// and the headers or structs of them (lvalues) the program may write, and
+// whether it may make a header valid or invalid after the parser.
+type writes struct {
+	fields      map[string]bool
+	all         []string
+	revalidates bool
+}
+
+func (w *writes) written(h, f string) bool {
+	for _, p := range w.all {
+		if h == p || strings.HasPrefix(h, p+".") {
+			return true
+		}
+	}
+	return w.fields[h+".f_"+f]
+}
+
+func newGen(prog *ir.Program, opts genOptions, prior *writes) *gen {
+	return &gen{prog: prog, opts: opts, prior: prior, names: map[*ir.Var]string{}, structs: map[*ir.Struct]bool{}, stacks: map[string]bool{},
 		tables: map[*ir.Table]*tableInfo{}, registers: map[*ir.Instance]*regInfo{}, counters: map[*ir.Instance]*kernel.Counter{},
 		stdName: stdName, dirtyFields: map[string]bool{}, extractedAt: map[string]string{}}
+}
+
+func (g *gen) run() (string, kernel.Layout, error) {
+	prog, opts := g.prog, g.opts
 	g.layout = kernel.Layout{Section: kernel.Section, Function: kernel.Function, CPUPort: opts.cpuPort,
 		Ports: kernel.Ports{In: "p4_in_ports", Out: "p4_tx_ports", XSK: "p4_xsk"}}
 	if err := g.checkPipeline(); err != nil {
@@ -83,6 +121,9 @@ func generate(prog *ir.Program, opts genOptions) (string, kernel.Layout, error) 
 	g.defineMap("p4_tx_ports", "BPF_MAP_TYPE_DEVMAP", "u32", "u32", kernel.DropPort+1, "", 4, 4, "ports: P4 egress port to ifindex")
 	g.defineMap("p4_xsk", "BPF_MAP_TYPE_XSKMAP", "u32", "u32", 64, "", 4, 4, "ports: receive queue to AF_XDP socket (the CPU port)")
 	g.planRegisters()
+	for _, vs := range prog.Pipeline[ir.V1Parser].Parser.ValueSets {
+		g.planValueSet(vs)
+	}
 	for _, c := range prog.Controls {
 		for _, t := range c.Tables {
 			g.planTable(c, t)
@@ -270,8 +311,16 @@ func (g *gen) emitted(ss []ir.Stmt) []ir.Expr {
 // expandEmit lists the headers emit(x) writes: x, or the fields of a
 // struct of headers.
 func (g *gen) expandEmit(e ir.Expr) []ir.Expr {
+	if st, ok := e.Type().(*ir.Stack); ok {
+		var out []ir.Expr
+		for k := range st.Size {
+			out = append(out, g.expandEmit(&ir.StackElem{Pos: ir.Pos{Sp: e.Span()}, X: e,
+				Index: &ir.Const{Pos: ir.Pos{Sp: e.Span()}, T: &ir.Bits{Width: 32}, Value: big.NewInt(int64(k))}})...)
+		}
+		return out
+	}
 	s, ok := e.Type().(*ir.Struct)
-	if ok && s.Kind == ir.KindStruct {
+	if ok && (s.Kind == ir.KindStruct || s.Kind == ir.KindHeaderUnion) {
 		var out []ir.Expr
 		for i, f := range s.Fields {
 			out = append(out, g.expandEmit(&ir.Member{Pos: ir.Pos{Sp: e.Span()}, X: e, Name: f.Name, Index: i, T: f.Type})...)
@@ -284,20 +333,85 @@ func (g *gen) expandEmit(e ir.Expr) []ir.Expr {
 // deparser writes the valid headers over the parsed ones: the packet's
 // head moves by what the parser consumed less what is emitted, then the
 // headers are written from the start.
+//
+// Only the fields the program writes come from the locals. A header still
+// where the parser found it keeps its other bytes; one the deparser moves
+// gets them from a copy taken before the head moves (where it goes may
+// hold another header's bytes by then); one the parser did not leave in
+// the packet has its unwritten fields 0 (gen.fromPacket). The parser's
+// loads of fields nothing else reads are then dead, and clang drops them.
+// Copies beyond maxSaved bytes stay on the stack's budget: such headers
+// are written whole from the locals.
 func (g *gen) deparser(c *ir.Control) {
 	hs := g.emitted(c.Body)
 	g.line("{ /* deparser %s */", c.Name)
 	g.ind++
+	if g.inPlace(hs) {
+		// Every valid header is where the parser found it: only the
+		// changed fields are written, and the head does not move.
+		g.line("u32 off = 0;")
+		for _, h := range hs {
+			s := g.headerType(h)
+			if s == nil {
+				continue
+			}
+			size := ir.WidthBits(s) / 8
+			hv := g.lvalue(h)
+			restore := g.writing(h.Span())
+			g.line("if (%s.valid_) {", hv)
+			g.ind++
+			g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
+			g.line("u8 *p_ = (u8 *)data + off;")
+			g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
+			g.store("p_", hv, s, true)
+			g.line("off += %d;", size)
+			g.ind--
+			g.line("}")
+			restore()
+		}
+		g.ind--
+		g.line("}")
+		return
+	}
 	g.line("int outlen = 0;")
 	types := make([]*ir.Struct, len(hs))
+	saved := make([]bool, len(hs))
+	budget := maxSaved
 	for i, h := range hs {
 		types[i] = g.headerType(h)
 		if types[i] == nil {
 			continue
 		}
-		g.line("if (%s.valid_) outlen += %d;", g.lvalue(h), ir.WidthBits(types[i])/8)
+		size := ir.WidthBits(types[i]) / 8
+		hv := g.lvalue(h)
+		if _, ok := g.extractedAt[hv]; ok && size <= budget {
+			saved[i] = true
+			budget -= size
+			g.line("int o%d_ = outlen;", i)
+		}
+		g.line("if (%s.valid_) outlen += %d;", hv, size)
 	}
 	g.line("int delta = (int)pos - outlen;")
+	for i, h := range hs {
+		if !saved[i] {
+			continue
+		}
+		size := ir.WidthBits(types[i]) / 8
+		hv, hoff := g.lvalue(h), g.extractedAt[g.lvalue(h)]
+		restore := g.writing(h.Span())
+		g.line("u8 mv%d_ = 0; u32 sv%d_[%d];", i, i, (size+3)/4)
+		g.line("if (%s.valid_ && %s != %s && o%d_ + delta != (int)%s) {", hv, hoff, noOffset, i, hoff)
+		g.ind++
+		g.line("u32 o_ = %s; opaque(o_);", hoff)
+		g.line("if (o_ > %d) return XDP_ABORTED;", 0xfff)
+		g.line("u8 *q_ = (u8 *)data + o_;")
+		g.line("if ((void *)(q_ + %d) > data_end) return XDP_ABORTED;", size)
+		copyBytes(g, fmt.Sprintf("(u8 *)sv%d_", i), "q_", size)
+		g.line("mv%d_ = 1;", i)
+		g.ind--
+		g.line("}")
+		restore()
+	}
 	g.line("if (delta != 0) {")
 	g.line("\tif (bpf_xdp_adjust_head(ctx, delta)) return XDP_ABORTED;")
 	g.line("\tdata = (void *)(long)ctx->data; data_end = (void *)(long)ctx->data_end;")
@@ -316,11 +430,25 @@ func (g *gen) deparser(c *ir.Control) {
 		g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
 		g.line("u8 *p_ = (u8 *)data + off;")
 		g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
-		if hoff, ok := g.extractedAt[hv]; ok {
-			// Where the parser found it, only what may have changed is
-			// written back.
-			// The head moved by delta: the parser's offset hoff is now at
-			// hoff - delta.
+		hoff, extracted := g.extractedAt[hv]
+		switch {
+		case saved[i]:
+			// In place (the header's offset is not noOffset and it did not
+			// move) its bytes are there.
+			g.line("if (mv%d_) {", i)
+			g.ind++
+			copyBytes(g, "p_", fmt.Sprintf("(u8 *)sv%d_", i), size)
+			g.ind--
+			g.line("} else if (%s == %s) {", hoff, noOffset)
+			g.ind++
+			zeroBytes(g, "p_", size)
+			g.ind--
+			g.line("}")
+			g.store("p_", hv, s, true)
+		case !extracted:
+			zeroBytes(g, "p_", size)
+			g.store("p_", hv, s, true)
+		default:
 			g.line("if ((int)off + delta == (int)%s) {", hoff)
 			g.ind++
 			g.store("p_", hv, s, true)
@@ -330,8 +458,6 @@ func (g *gen) deparser(c *ir.Control) {
 			g.store("p_", hv, s, false)
 			g.ind--
 			g.line("}")
-		} else {
-			g.store("p_", hv, s, false)
 		}
 		g.line("off += %d;", size)
 		g.ind--
@@ -340,6 +466,162 @@ func (g *gen) deparser(c *ir.Control) {
 	}
 	g.ind--
 	g.line("}")
+}
+
+// inPlace says whether every header valid at the deparser is, whatever
+// the packet, where the parser found it, so that the deparser writes in
+// place: the program makes no header valid or invalid after the parser
+// (the first pass saw none: the valid headers are the ones extracted);
+// the parser neither skips bytes (advance) nor extracts into a stack or
+// a header the deparser does not emit once; and along every path of the
+// parser the headers come in the deparser's order. Then the k-th header
+// extracted starts where the k-1 before it end, as the k-th emitted does.
+func (g *gen) inPlace(hs []ir.Expr) bool {
+	if g.prior == nil || g.prior.revalidates {
+		return false
+	}
+	at := map[string]int{} // emit position of each header
+	for i, h := range hs {
+		if _, ok := h.Type().(*ir.Struct); !ok {
+			return false
+		}
+		hv := g.lvalue(h)
+		if _, dup := at[hv]; dup {
+			return false
+		}
+		at[hv] = i
+	}
+	p := g.prog.Pipeline[ir.V1Parser].Parser
+	// Each state's extracts, in emit positions; they must rise.
+	first, last := map[string]int{}, map[string]int{}
+	ok := true
+	var walk func(name string, ss []ir.Stmt)
+	walk = func(name string, ss []ir.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ir.Block:
+				walk(name, s.Body)
+			case *ir.If:
+				walk(name, s.Then)
+				walk(name, s.Else)
+			case *ir.CallStmt:
+				c := s.Call
+				if c.Callee.Recv == nil {
+					continue
+				}
+				switch c.Callee.Method {
+				case "advance":
+					ok = false
+				case "extract":
+					if len(c.Args) != 1 {
+						ok = false
+						continue
+					}
+					if _, isOp := c.Args[0].Value.(*ir.StackOp); isOp {
+						ok = false
+						continue
+					}
+					i, emitted := at[g.lvalue(c.Args[0].Value)]
+					if !emitted {
+						ok = false
+						continue
+					}
+					if l, seen := last[name]; seen && i <= l {
+						ok = false
+					}
+					if _, seen := first[name]; !seen {
+						first[name] = i
+					}
+					last[name] = i
+				}
+			}
+		}
+	}
+	for _, st := range p.States {
+		walk(st.Name, st.Body)
+	}
+	if !ok {
+		return false
+	}
+	// A state's last header comes before the first of every state after it.
+	next := func(st *ir.State) []string {
+		if st.Select == nil {
+			return []string{st.Next}
+		}
+		var out []string
+		for _, c := range st.Select.Cases {
+			out = append(out, c.Next)
+		}
+		return out
+	}
+	for _, a := range p.States {
+		l, has := last[a.Name]
+		if !has {
+			continue
+		}
+		seen := map[string]bool{}
+		todo := next(a)
+		for len(todo) > 0 {
+			n := todo[0]
+			todo = todo[1:]
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if n == a.Name {
+				return false // a loop: the same headers again
+			}
+			b := p.State(n)
+			if b == nil {
+				continue
+			}
+			if f, has := first[n]; has && f <= l {
+				return false
+			}
+			todo = append(todo, next(b)...)
+		}
+	}
+	return true
+}
+
+// maxSaved bounds the bytes of the deparser's copies of moved headers (the
+// BPF stack is 512 bytes, the headers' locals on it too).
+const maxSaved = 128
+
+// copyBytes copies n bytes from src to dst 4 at a time (packet accesses
+// need no alignment on XDP; clang would copy a u8 pointer's bytes one by
+// one).
+func copyBytes(g *gen, dst, src string, n int) {
+	for k := 0; k < n; {
+		switch {
+		case n-k >= 4:
+			g.line("*(u32 *)(%s + %d) = *(u32 *)(%s + %d);", dst, k, src, k)
+			k += 4
+		case n-k >= 2:
+			g.line("*(u16 *)(%s + %d) = *(u16 *)(%s + %d);", dst, k, src, k)
+			k += 2
+		default:
+			g.line("*(u8 *)(%s + %d) = *(u8 *)(%s + %d);", dst, k, src, k)
+			k++
+		}
+	}
+}
+
+// zeroBytes zeroes n bytes at dst, 4 at a time.
+func zeroBytes(g *gen, dst string, n int) {
+	for k := 0; k < n; {
+		switch {
+		case n-k >= 4:
+			g.line("*(u32 *)(%s + %d) = 0;", dst, k)
+			k += 4
+		case n-k >= 2:
+			g.line("*(u16 *)(%s + %d) = 0;", dst, k)
+			k += 2
+		default:
+			g.line("*(u8 *)(%s + %d) = 0;", dst, k)
+			k++
+		}
+	}
 }
 
 // verdict sends the packet to its egress port: XDP_TX back out of the

@@ -69,17 +69,7 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.CallStmt:
 		g.callStmt(s.Call)
 	case *ir.SetValid:
-		x := g.lvalue(s.X)
-		if s.Valid {
-			g.line("%s.valid_ = 1;", x)
-		} else {
-			// interp: an invalid header's fields read as 0. It is no longer
-			// what the parser found.
-			g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
-			if hv, ok := g.extractedAt[x]; ok {
-				g.line("%s = %s;", hv, noOffset)
-			}
-		}
+		g.setValid(s.X, s.Valid)
 	case *ir.Exit:
 		g.leave(s, g.exitLabel, "exit")
 	case *ir.Return:
@@ -94,11 +84,58 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.Continue:
 		g.line("continue;")
 	case *ir.StackShift:
-		g.fail(s.Span(), "header stacks are not supported by the xdp target")
+		g.stackShift(s)
 	case *ir.ApplyBlock:
 		g.fail(s.Span(), "applying a sub-parser or sub-control is not supported by the xdp target")
 	default:
 		g.fail(s.Span(), "this statement is not supported by the xdp target")
+	}
+}
+
+// setValid writes h.setValid() or h.setInvalid().
+func (g *gen) setValid(h ir.Expr, valid bool) {
+	g.revalidates = true
+	if d := dynElem(h); d != nil {
+		g.dynWrite(h, d, func(l ir.Expr) { g.setValid(l, valid) })
+		return
+	}
+	x := g.lvalue(h)
+	if valid {
+		// A union's header made valid: every header of the union is made
+		// invalid first, this one too (its fields 0), as interp does.
+		g.invalidateUnion(h)
+		g.line("%s.valid_ = 1;", x)
+		return
+	}
+	g.invalidate(x)
+}
+
+// invalidate makes header x (an lvalue) invalid. interp: an invalid
+// header's fields read as 0. It is no longer what the parser found.
+func (g *gen) invalidate(x string) {
+	g.line("__builtin_memset(&%s, 0, sizeof(%s));", x, x)
+	if hv, ok := g.extractedAt[x]; ok {
+		g.line("%s = %s;", hv, noOffset)
+	}
+}
+
+// invalidateUnion makes every header of h's union invalid, when h is a
+// header of a union.
+func (g *gen) invalidateUnion(h ir.Expr) {
+	m, ok := h.(*ir.Member)
+	if !ok {
+		return
+	}
+	u, ok := m.X.Type().(*ir.Struct)
+	if !ok || u.Kind != ir.KindHeaderUnion {
+		return
+	}
+	// The others may have been extracted: a header the parser found is
+	// no longer valid (gen.inPlace).
+	g.revalidates = true
+	ul := g.lvalue(m.X)
+	for _, f := range u.Fields {
+		g.invalidate(ul + ".f_" + f.Name)
 	}
 }
 
@@ -117,7 +154,17 @@ func (g *gen) leave(s ir.Stmt, label, what string) {
 }
 
 func (g *gen) assign(lhs, rhs ir.Expr) {
+	if d := dynElem(lhs); d != nil {
+		g.dynWrite(lhs, d, func(l ir.Expr) { g.assign(l, rhs) })
+		return
+	}
 	if l, ok := rhs.(*ir.List); ok {
+		if tt, ok := lhs.Type().(*ir.Tuple); ok && len(l.Elems) == len(tt.Elems) {
+			for i, el := range tt.Elems {
+				g.assign(part(lhs, i, fmt.Sprint(i), el), l.Elems[i])
+			}
+			return
+		}
 		st, ok := lhs.Type().(*ir.Struct)
 		if !ok || len(l.Elems) != len(st.Fields) {
 			g.fail(rhs.Span(), "this list assignment is not supported by the xdp target")
@@ -128,6 +175,7 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 			g.assign(&ir.Member{Pos: ir.Pos{Sp: rhs.Span()}, X: lhs, Name: f.Name, Index: i, T: f.Type}, l.Elems[i])
 		}
 		if st.Kind == ir.KindHeader {
+			g.revalidates = true
 			g.line("%s.valid_ = 1;", dst)
 		}
 		return

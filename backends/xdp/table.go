@@ -398,7 +398,7 @@ func keysetCond(g *gen, k string, ks *ir.Keyset) string {
 	case ir.KeysetRange:
 		return fmt.Sprintf("%s >= 0x%sULL && %s <= 0x%sULL", k, ks.Value.Text(16), k, ks.Hi.Text(16))
 	case ir.KeysetValueSet:
-		g.fail(ks.ValueSet.Span, "value sets are not supported by the xdp target")
+		return g.valueSetHas(ks.ValueSet, k)
 	}
 	return ""
 }
@@ -465,4 +465,44 @@ func (g *gen) dispatch(ti *tableInfo) {
 	if len(ti.acts) > 0 {
 		g.line("}")
 	}
+}
+
+// valueSetMap is the C name of a value_set's map.
+func valueSetMap(vs *ir.ValueSet) string { return "vs_" + sanitize(vs.Name) }
+
+// planValueSet declares a parser value_set's map: a HASH whose keys are
+// the set's values (big-endian, as table keys), filled by the control
+// plane (Machine.AddToValueSet).
+func (g *gen) planValueSet(vs *ir.ValueSet) {
+	w := width(vs.Elem)
+	if w == 0 || w > 64 || vs.Size <= 0 {
+		g.fail(vs.Span, "value_set %s: only sets of scalars of 1 to 64 bits are supported by the xdp target", vs.Name)
+		return
+	}
+	nb := (w + 7) / 8
+	name := valueSetMap(vs)
+	fmt.Fprintf(&g.helpers, "struct %s_key { u8 b[%d]; };\n", name, nb)
+	g.defineMap(name, "BPF_MAP_TYPE_HASH", "struct "+name+"_key", "u32", vs.Size, "", nb, 4, "value_set "+vs.Name)
+	g.layout.ValueSets = append(g.layout.ValueSets, kernel.ValueSet{Name: vs.Name, Map: name, WidthBits: w, Bytes: nb, Size: vs.Size})
+}
+
+// valueSetHas writes the lookup of select value k (a C variable) in a
+// value_set's map and returns the condition that it is there.
+func (g *gen) valueSetHas(vs *ir.ValueSet, k string) string {
+	w := width(vs.Elem)
+	if w == 0 || w > 64 {
+		return "0" // refused by planValueSet
+	}
+	nb := (w + 7) / 8
+	name := valueSetMap(vs)
+	in := fmt.Sprintf("vs%d", g.label())
+	g.line("u8 %s = 0;", in)
+	g.line("{")
+	g.ind++
+	g.line("struct %s_key k_ = {};", name)
+	g.packKey("k_.b", 0, nb, w, k, false)
+	g.line("if (bpf_map_lookup_elem(&%s, &k_)) %s = 1;", name, in)
+	g.ind--
+	g.line("}")
+	return in
 }

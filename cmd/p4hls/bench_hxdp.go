@@ -154,7 +154,7 @@ func printPaper(w io.Writer, ours []HXDPBenchResult) {
 	}
 	if len(ipc) > 0 {
 		fmt.Fprintf(w, "ours, %d programs: IPC %s; lanes per row %s; the paper's IPC: 1.70 to 2.83\n", len(ipc), spread(ipc), spread(lanes))
-		fmt.Fprintln(w, "(our programs are P4 compiled to C: about 3 to 9 times the eBPF of the paper's hand-written C for the same job, much of it what the passes remove)")
+		fmt.Fprintln(w, "(our programs are P4 compiled to C: about 1.6 to 4 times the eBPF of the paper's hand-written C for the same job, much of it what the passes remove)")
 	}
 }
 

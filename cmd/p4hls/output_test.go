@@ -97,7 +97,8 @@ func (w keyWriter) operands(v any) {
 // compiles between them write every key: a Menshen compile with include
 // folders, macros and solver given; Banzai's flowlets (a hash unit);
 // ME-2 (if statements rewritten) and Marple's new flow (one kept) for
-// Tofino; and a program with errors (a diagnostic with a related place).
+// Tofino; a value_set for xdp; and a program with errors (a diagnostic
+// with a related place).
 func TestDocumentedKeys(t *testing.T) {
 	docs := documentedKeys(t)
 	compiles := [][]string{
@@ -109,6 +110,7 @@ func TestDocumentedKeys(t *testing.T) {
 		{"--target", "xdp", "-I", filepath.Join(corpus, "include"), "-D", "UNUSED=1", "ok/ipv4_lpm.p4"},
 		{"--target", "xdp", "../../backends/xdp/testdata/counters.p4"},
 		{"--target", "xdp", "../../backends/xdp/testdata/sketch.p4"},
+		{"--target", "xdp", "ok/value_set.p4"}, // a value_set
 		{"--target", "hxdp", "ok/ecmp.p4"},
 	}
 	written := map[string]map[string]bool{"operand": {}}

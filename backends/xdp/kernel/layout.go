@@ -59,6 +59,7 @@ type Layout struct {
 	Tables    []Table    `json:"tables"`
 	Registers []Register `json:"registers"`
 	Counters  []Counter  `json:"counters"`
+	ValueSets []ValueSet `json:"value_sets"`
 }
 
 // Map is one BPF map of the object.
@@ -167,4 +168,15 @@ type Counter struct {
 	Name string `json:"name"`
 	Map  string `json:"map"`
 	Size int    `json:"size"`
+}
+
+// ValueSet is a parser value_set: a HASH map whose keys are the set's
+// values, big-endian in Bytes bytes (the value a u32 1). A select case of
+// the set matches a value the map holds.
+type ValueSet struct {
+	Name      string `json:"name"`
+	Map       string `json:"map"`
+	WidthBits int    `json:"width_bits"`
+	Bytes     int    `json:"bytes"`
+	Size      int    `json:"size"`
 }

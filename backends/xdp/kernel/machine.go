@@ -31,6 +31,8 @@ type Machine struct {
 	// values caches the lock groups' values between packets, so reading
 	// every cell of a register after a run reads its map once.
 	values map[string][]byte
+	// valueSetAdds counts the values added to each value_set.
+	valueSetAdds map[string]int
 }
 
 // Load loads the object through the verifier. prog is the program it was
@@ -51,7 +53,7 @@ func Load(obj []byte, layout Layout, prog *ir.Program) (*Machine, error) {
 		}
 		return nil, fmt.Errorf("loading %s: %w", ObjectFile, err)
 	}
-	m := &Machine{prog: prog, layout: layout, coll: coll, xdp: coll.Programs[layout.Function], tables: map[string]*table{}}
+	m := &Machine{prog: prog, layout: layout, coll: coll, xdp: coll.Programs[layout.Function], tables: map[string]*table{}, valueSetAdds: map[string]int{}}
 	if m.xdp == nil {
 		coll.Close()
 		return nil, fmt.Errorf("%s has no program %s", ObjectFile, layout.Function)
@@ -188,6 +190,33 @@ func (m *Machine) AddEntry(name string, e interp.Entry) error {
 		return err
 	}
 	return t.add(e)
+}
+
+// AddToValueSet adds a value to a parser value_set (STF value_set_add),
+// as interp does: at most the set's size.
+func (m *Machine) AddToValueSet(name string, v *big.Int) error {
+	for _, vs := range m.layout.ValueSets {
+		if vs.Name != name {
+			continue
+		}
+		if v.Sign() < 0 || v.BitLen() > vs.WidthBits {
+			return fmt.Errorf("value_set %s: %s is not a %d-bit value", name, v, vs.WidthBits)
+		}
+		mp, err := m.Map(vs.Map)
+		if err != nil {
+			return err
+		}
+		// Counted as interp counts them, a value added twice twice.
+		if m.valueSetAdds[name] >= vs.Size {
+			return fmt.Errorf("value_set %s holds at most %d values", name, vs.Size)
+		}
+		if err := mp.Put(v.FillBytes(make([]byte, vs.Bytes)), uint32(1)); err != nil {
+			return err
+		}
+		m.valueSetAdds[name]++
+		return nil
+	}
+	return fmt.Errorf("no value_set called %q", name)
 }
 
 // SetDefault changes a table's default action.
