@@ -109,8 +109,8 @@ func dependencies(ctx context.Context, nodes []*Node, gs *guards) (deps, false_ 
 	end := subtreeEnds(nodes)
 	var skip []span
 	for j, b := range nodes {
-		if j%1024 == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+		if err := ctx.Err(); err != nil { // j hazards to look at: many, on a long chain
+			return nil, nil, err
 		}
 		skip = earlierBranches(b, skip[:0])
 		k := 0

@@ -160,7 +160,11 @@ func (f *flattener) seq(ss []ir.Stmt) ([]alt, error) {
 // statements, whose statements must not depend on each other where both
 // may run (CaT merges branches that have no dependency).
 func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
-	if lit, l, ok := f.writtenCondition(x, y); ok {
+	lit, l, ok, err := f.writtenCondition(x, y)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		return nil, refuse("the condition %s at %s reads %s, which is written before it", ir.Format(lit), lit.Span(), l)
 	}
 	if len(x)*len(y) > maxCubes {
@@ -198,27 +202,41 @@ func (f *flattener) product(x, y []alt, sameBranch bool) ([]alt, error) {
 // table matches before its action runs), but CaT stays conservative here,
 // and so does this.
 func (f *flattener) conditionsUnwritten(alts []alt) error {
-	if lit, l, ok := f.writtenCondition(alts, alts); ok {
+	lit, l, ok, err := f.writtenCondition(alts, alts)
+	if err != nil {
+		return err
+	}
+	if ok {
 		return refuse("the condition %s at %s reads %s, which a branch writes", ir.Format(lit), lit.Span(), l)
 	}
 	return nil
 }
 
 // writtenCondition finds a condition of readers that reads what a
-// statement of writers writes.
-func (f *flattener) writtenCondition(writers, readers []alt) (ir.Expr, loc, bool) {
+// statement of writers writes. The alternatives of an n-arm chain hold
+// n²/2 conditions, but only n distinct ones (arm k holds the negations of
+// the k before it), so each is looked at once.
+func (f *flattener) writtenCondition(writers, readers []alt) (ir.Expr, loc, bool, error) {
 	var writes effects
 	for _, a := range writers {
 		writes.add(f.scope.stmts(a.leaves))
 	}
+	seen := map[ir.Expr]bool{}
 	for _, a := range readers {
+		if err := f.ctx.Err(); err != nil {
+			return nil, "", false, err
+		}
 		for _, lit := range a.lits {
+			if seen[lit] {
+				continue
+			}
+			seen[lit] = true
 			if l, ok := firstOverlap(writes.writes, f.scope.expr(lit).reads); ok {
-				return lit, l, true
+				return lit, l, true, nil
 			}
 		}
 	}
-	return nil, "", false
+	return nil, "", false, nil
 }
 
 // possible reports whether a conjunction of conditions can hold.

@@ -73,6 +73,11 @@ func (g *guards) satisfiable(ctx context.Context, conds []cond) (bool, error) {
 
 // decide is satisfiable without the memo of single conditions.
 func (g *guards) decide(ctx context.Context, conds []cond) (bool, error) {
+	// Deciding by cubes needs no solver, but a long chain asks it
+	// millions of times: the context is looked at on each.
+	if err := ctx.Err(); err != nil {
+		return true, err
+	}
 	if sat, decided := g.byCubes(conds); decided {
 		return sat, nil
 	}

@@ -68,9 +68,17 @@ type macro struct {
 
 // tokenize splits text into preprocessing tokens. It never fails: anything
 // unexpected becomes a one-byte punctuation token.
-func tokenize(s string) []token {
+func tokenize(s string) []token { return tokenizeUntil(s, nil) }
+
+// tokenizeUntil is tokenize that gives up, with the tokens so far, when
+// stop (looked at every 4,096 tokens) says so: a run of lines without a
+// directive may be the whole file.
+func tokenizeUntil(s string, stop func() bool) []token {
 	var out []token
 	for i := 0; i < len(s); {
+		if stop != nil && len(out)%4096 == 0 && stop() {
+			return out
+		}
 		c := s[i]
 		start := i
 		kind := tokPunct
@@ -195,7 +203,7 @@ func (p *state) expandRun(file string, start int, lines []string) {
 		return
 	}
 	span := diag.Span{File: file, Start: diag.Pos{Line: start, Col: 1}}
-	out := strings.Split(joinTokens(p.expand(tokenize(text), span)), "\n")
+	out := strings.Split(joinTokens(p.expand(tokenizeUntil(text, p.cancelled), span)), "\n")
 	for k := range lines {
 		l := ""
 		if k < len(out) {
@@ -203,6 +211,15 @@ func (p *state) expandRun(file string, start int, lines []string) {
 		}
 		p.emit(l, Origin{file, start + k})
 	}
+}
+
+// cancelled reports whether the context has ended, and stops the
+// preprocessor when it has.
+func (p *state) cancelled() bool {
+	if p.ctx.Err() != nil {
+		p.stopped = true
+	}
+	return p.stopped
 }
 
 // mentionsMacro is a fast pre-check: does any identifier of text name a macro?
@@ -246,7 +263,10 @@ func (p *state) expand(ts []token, span diag.Span) []token {
 	}
 	space := token{kind: tokSpace, text: " "}
 	var out []token
-	for len(stack) > 0 && !p.stopped {
+	for n := 0; len(stack) > 0 && !p.stopped; n++ {
+		if n%4096 == 0 && p.cancelled() { // a run of lines may be the whole file
+			break
+		}
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		m, ok := p.macros[t.text]
