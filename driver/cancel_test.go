@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/internal/corpus"
 	"github.com/p4hls/p4hls/report"
 )
@@ -103,5 +104,31 @@ func TestCancelInEachPhase(t *testing.T) {
 			}
 			t.Logf("%s: returned %v after the cancel", tc.phase, returned.Sub(<-cancelled))
 		})
+	}
+}
+
+// TestDeepestOnEveryTarget: the deepest expression and the longest
+// else-if chain the frontend accepts are compiled, or refused, by every
+// target, never an internal error: each output holds a bracket per
+// operator and a block per arm, which p4c's nesting limit (for the Tofino
+// program) and clang (for the xdp target's C) must take.
+func TestDeepestOnEveryTarget(t *testing.T) {
+	terms := frontend.MaxExpressionDepth/2 - 5 // the frontend counts about two per operator
+	deepest(t, "an expression", benchProgram("bit<32> sample;", "", "    apply {\n        bit<32> v = hdr.app.sample;\n        hdr.app.sample = "+
+		strings.TrimSuffix(strings.Repeat("v + ", terms), " + ")+";\n    }"))
+	deepest(t, "an else-if chain", benchProgram("bit<32> sample;", "", "    apply {\n"+
+		strings.TrimPrefix(repeat(frontend.MaxStatementDepth, "        else if (hdr.app.sample == %[1]d) { hdr.app.sample = %[1]d + 1; }\n"), "        else ")+"    }"))
+}
+
+func deepest(t *testing.T, what string, src []byte) {
+	t.Helper()
+	for _, target := range Registry().Names() {
+		res, err := Compile(context.Background(), Request{File: filepath.Join(corpus.Dir(), "ok", "deep.p4"), Source: src, Target: target}, nil)
+		if res.Report.Status == report.ProgramError {
+			t.Fatalf("the frontend refuses %s at its limit: %v", what, res.Diagnostics.Error())
+		}
+		if s := res.Report.Status; s != report.OK && s != report.DoesNotFit {
+			t.Errorf("%s, %s: %s: %v", what, target, s, err)
+		}
 	}
 }

@@ -25,13 +25,21 @@ const (
 	// chain a + b + c + ... is a tree as deep as it is long, and every pass
 	// over expressions (building the AST, checking, folding, lowering, the
 	// backends) recurses that deep. The bound is counted on tokens (see
-	// shape), over the operators; p4c's test programs stay under 30.
-	MaxExpressionDepth = 10000
+	// shape), over the operators; p4c's test programs stay under 30. It is
+	// also what the outputs can hold: a backend writes an expression with a
+	// bracket per operator, and the Tofino program must stay under the
+	// nesting p4c (and maxNesting) accepts, the C of the xdp target under
+	// what clang parses without exhausting its stack (about 1,000). The
+	// count is an upper bound, about two per operator of a chain, so a
+	// chain of about 400 terms is the longest accepted.
+	MaxExpressionDepth = 800
 	// MaxStatementDepth bounds how deep statements may nest without
 	// braces, which maxNesting bounds: an else-if chain is an if in the
 	// else of the one before, and the passes over statements recurse as
-	// deep as the chain is long (counted on tokens too, see shape).
-	MaxStatementDepth = 10000
+	// deep as the chain is long (counted on tokens too, see shape). The xdp
+	// target's C nests a block per arm, and clang's parser exhausts its
+	// stack between 2,000 and 5,000.
+	MaxStatementDepth = 2000
 	// maxSyntaxErrors stops the parser's error recovery early: after this
 	// many, the rest are usually cascades of the first.
 	maxSyntaxErrors = 20

@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/p4hls/p4hls/frontend"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,8 +150,11 @@ func Compile(ctx context.Context, src string) ([]byte, error) {
 		return nil, err
 	}
 	var stderr bytes.Buffer
+	// The C nests a bracket or two per operator of a P4 expression, and
+	// the frontend lets an expression nest frontend.MaxExpressionDepth
+	// deep, past clang's default of 256.
 	cmd := exec.CommandContext(ctx, cc, "-O2", "-g", "-Wno-unused-label", "-Wno-unused-variable",
-		"-target", "bpf", "-c", in, "-o", out)
+		fmt.Sprintf("-fbracket-depth=%d", 4*max(frontend.MaxExpressionDepth, frontend.MaxStatementDepth)), "-target", "bpf", "-c", in, "-o", out)
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
