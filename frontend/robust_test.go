@@ -153,22 +153,7 @@ func TestStatementDepth(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, ok := load(t, []byte(v1modelApply(tc.stmt)))
-			if tc.want == 0 {
-				if !ok {
-					t.Fatalf("want the program accepted, got %s", d)
-				}
-				return
-			}
-			items := d.Items()
-			if ok || len(items) != 1 {
-				t.Fatalf("got accepted %v, diagnostics %v; want one NestingTooDeep", ok, items)
-			}
-			x := items[0]
-			msg := fmt.Sprintf("statement nested %d deep (the limit is %d); split it up", tc.want, limit)
-			if x.Code != diag.NestingTooDeep || x.Msg != msg || x.Span.Start != (diag.Pos{Line: 14, Col: 13}) {
-				t.Errorf("got %v (%v); want main.p4:14:13: %s", x, x.Code, msg)
-			}
+			checkDepth(t, v1modelApply(tc.stmt), "statement", tc.want, limit, diag.Pos{Line: 14, Col: 13})
 		})
 	}
 	// Each arm's block is a scope of its own.
@@ -211,22 +196,7 @@ func TestExpressionDepth(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, ok := load(t, []byte(tc.src))
-			if tc.want == 0 {
-				if !ok {
-					t.Fatalf("want the program accepted, got %s", d)
-				}
-				return
-			}
-			items := d.Items()
-			if ok || len(items) != 1 {
-				t.Fatalf("got accepted %v, diagnostics %v; want one NestingTooDeep", ok, items)
-			}
-			x := items[0]
-			msg := fmt.Sprintf("expression nested %d deep (the limit is %d); split it up", tc.want, limit)
-			if x.Code != diag.NestingTooDeep || x.Msg != msg || x.Span.Start != (diag.Pos{Line: tc.line, Col: tc.col}) {
-				t.Errorf("got %v (%v); want main.p4:%d:%d: %s", x, x.Code, tc.line, tc.col, msg)
-			}
+			checkDepth(t, tc.src, "expression", tc.want, limit, diag.Pos{Line: tc.line, Col: tc.col})
 		})
 	}
 }
@@ -280,4 +250,27 @@ func FuzzFrontend(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkDepth loads src: accepted when want is 0, else refused with one
+// NestingTooDeep diagnostic at at saying that the kind ("statement" or
+// "expression") is nested want deep.
+func checkDepth(t *testing.T, src, kind string, want, limit int, at diag.Pos) {
+	t.Helper()
+	d, ok := load(t, []byte(src))
+	if want == 0 {
+		if !ok {
+			t.Fatalf("want the program accepted, got %s", d)
+		}
+		return
+	}
+	items := d.Items()
+	if ok || len(items) != 1 {
+		t.Fatalf("got accepted %v, diagnostics %v; want one NestingTooDeep", ok, items)
+	}
+	x := items[0]
+	msg := fmt.Sprintf("%s nested %d deep (the limit is %d); split it up", kind, want, limit)
+	if x.Code != diag.NestingTooDeep || x.Msg != msg || x.Span.Start != at {
+		t.Errorf("got %v (%v); want main.p4:%d:%d: %s", x, x.Code, at.Line, at.Col, msg)
+	}
 }

@@ -81,46 +81,14 @@ func TestPacketFields(t *testing.T) {
 // in and out of range, push_front and pop_front, size and lastIndex, and
 // an array written in a for loop.
 func TestStacks(t *testing.T) {
-	file := "testdata/stacks.p4"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
-	d, err := kernel.Diff(res.Program, obj, layout, 5, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d != nil {
-		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
-	}
+	agreesOnFile(t, "testdata/stacks.p4", 5)
 }
 
 // TestUnions runs testdata/unions.p4 against the interpreter: a header
 // union's headers extracted, made valid and invalid, and headers of
 // 128-bit fields carried, copied and moved.
 func TestUnions(t *testing.T) {
-	file := "testdata/unions.p4"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
-	d, err := kernel.Diff(res.Program, obj, layout, 5, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d != nil {
-		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
-	}
+	agreesOnFile(t, "testdata/unions.p4", 5)
 }
 
 // TestWideFieldRefused: a 128-bit field is carried, but a program that
@@ -210,23 +178,7 @@ func TestValueSet(t *testing.T) {
 // built, read, written and hashed; structs of a header and a tuple
 // initialized and compared; headers compared valid and invalid.
 func TestTuples(t *testing.T) {
-	file := "testdata/tuples.p4"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
-	d, err := kernel.Diff(res.Program, obj, layout, 5, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d != nil {
-		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
-	}
+	agreesOnFile(t, "testdata/tuples.p4", 5)
 }
 
 // TestDeparserInPlace: the bench's LPM forwarder, whose valid headers are
@@ -270,5 +222,27 @@ func TestDeparserInPlace(t *testing.T) {
 		if d != nil {
 			t.Fatalf("%s: the kernel disagrees with the interpreter: %v\n%s", c.file, d, d.STF(res.Program))
 		}
+	}
+}
+
+// agreesOnFile compiles a test program for the xdp target and runs it in
+// the kernel against the interpreter on 10,000 random packets (seed).
+func agreesOnFile(t *testing.T, file string, seed int64) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	d, err := kernel.Diff(res.Program, obj, layout, seed, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
 	}
 }
