@@ -70,7 +70,7 @@ func TestCancelInEachPhase(t *testing.T) {
 		{"frontend", Request{Target: "tofino", Source: benchProgram("bit<32> sample;",
 			repeat(50000, "const bit<32> C%d = 1;\n"), "    apply { }")}},
 		{"transform", Request{Target: "tofino", Source: benchProgram("bit<32> sample;", "",
-			"    apply {\n"+strings.TrimPrefix(repeat(3000, "        else if (hdr.app.sample == %[1]d) { hdr.app.sample = %[1]d + 1; }\n"), "        else ")+"    }")}},
+			"    apply {\n"+strings.TrimPrefix(repeat(frontend.MaxStatementDepth-100, "        else if (hdr.app.sample == %[1]d) { hdr.app.sample = %[1]d + 1; }\n"), "        else ")+"    }")}},
 		{"synth", Request{Target: "tofino", Stages: 40, Source: siphash}},
 		{"alloc", Request{Target: "banzai", Stages: 64, Source: benchProgram("bit<32> size; bit<32> rtt;", "",
 			repeat(32, rcp)+"    apply {\n        if (hdr.app.isValid()) {\n"+repeat(32, "            t%d.apply();\n")+"        }\n    }")}},
