@@ -99,7 +99,7 @@ func TestCancelInEachPhase(t *testing.T) {
 			if !errors.Is(err, context.Canceled) || res.Report.Status != report.Interrupted || reached[len(reached)-1] != tc.phase {
 				t.Fatalf("got %v, status %s, phases %v; want interrupted in %s", err, res.Report.Status, reached, tc.phase)
 			}
-			if !strings.Contains(err.Error(), "in "+phaseTitles[tc.phase]+": ") {
+			if !strings.Contains(err.Error(), "in "+phaseTitle(tc.phase)+": ") {
 				t.Errorf("the error %q does not name the phase", err)
 			}
 			t.Logf("%s: returned %v after the cancel", tc.phase, returned.Sub(<-cancelled))

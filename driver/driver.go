@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/p4hls/p4hls/internal/memlimit"
 	"time"
 
 	"github.com/p4hls/p4hls/alloc"
@@ -18,6 +17,7 @@ import (
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
 	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/internal/memlimit"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/pipeline"
 	"github.com/p4hls/p4hls/report"
@@ -211,15 +211,15 @@ func (c *compile) phase(name, detail string, run func() error) error {
 	c.res.Report.Phases[name] += time.Since(start).Seconds()
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		// Say where the time limit or the interrupt stopped the compile.
-		err = fmt.Errorf("in %s: %w", phaseTitles[name], err)
+		err = fmt.Errorf("in %s: %w", phaseTitle(name), err)
 	}
 	return err
 }
 
-// phaseTitles name the phases in messages.
-var phaseTitles = map[string]string{
-	"frontend": "the frontend", "transform": "phase 1 (if statements to tables)", "synth": "synthesis",
-	"alloc": "allocation", "verify": "verification", "backend": "the backend",
+// phaseTitle names a phase in messages.
+func phaseTitle(name string) string {
+	return map[string]string{"frontend": "the frontend", "transform": "phase 1 (if statements to tables)",
+		"synth": "synthesis", "alloc": "allocation", "verify": "verification", "backend": "the backend"}[name]
 }
 
 // load runs the frontend; the result has no program (and the error is

@@ -3,10 +3,10 @@ package driver
 import (
 	"context"
 	"errors"
-	"github.com/p4hls/p4hls/internal/memlimit"
 
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/internal/memlimit"
 	"github.com/p4hls/p4hls/report"
 	"github.com/p4hls/p4hls/synth"
 	"github.com/p4hls/p4hls/transform"

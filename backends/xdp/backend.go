@@ -26,7 +26,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/p4hls/p4hls/frontend"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +33,7 @@ import (
 
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/backends/xdp/kernel"
+	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/target"
 )
 
