@@ -36,6 +36,22 @@ func compile(t *testing.T, file string, src []byte) (*driver.Result, error) {
 	return driver.Compile(context.Background(), driver.Request{File: file, Source: src, Target: xdp.Name}, nil)
 }
 
+// compileFile compiles a test program from its file, failing the test
+// when it does not compile, and returns the result, object and layout.
+func compileFile(t *testing.T, file string) (*driver.Result, []byte, kernel.Layout) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compile(t, file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj, layout := output(t, res)
+	return res, obj, layout
+}
+
 // output returns the object and the layout a compile wrote.
 func output(t *testing.T, res *driver.Result) ([]byte, kernel.Layout) {
 	t.Helper()
@@ -203,15 +219,7 @@ func TestBpftoolLoad(t *testing.T) {
 // the direct counter (its cell 0, as interp counts it), by fwd only.
 func TestCounters(t *testing.T) {
 	file := "testdata/counters.p4"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
+	res, obj, layout := compileFile(t, file)
 	if d, err := kernel.Diff(res.Program, obj, layout, 3, 10000); err != nil || d != nil {
 		t.Fatalf("against interp: %v %v", err, d)
 	}

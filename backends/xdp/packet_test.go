@@ -24,15 +24,7 @@ import (
 // drawn from them).
 func TestPacketFields(t *testing.T) {
 	file := "testdata/packet_fields.p4"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
+	res, obj, layout := compileFile(t, file)
 	var prog string
 	for _, a := range res.Artifacts {
 		if a.Name == kernel.SourceFile {
@@ -113,15 +105,7 @@ func TestWideFieldRefused(t *testing.T) {
 // the same ones. Both refuse a value past the set's size.
 func TestValueSet(t *testing.T) {
 	file := filepath.Join(corpus.Dir(), "ok", "value_set.p4")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
+	res, obj, layout := compileFile(t, file)
 	m, err := kernel.Load(obj, layout, res.Program)
 	if err != nil {
 		t.Fatal(err)
@@ -229,15 +213,7 @@ func TestDeparserInPlace(t *testing.T) {
 // the kernel against the interpreter on 10,000 random packets (seed).
 func agreesOnFile(t *testing.T, file string, seed int64) {
 	t.Helper()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, layout := output(t, res)
+	res, obj, layout := compileFile(t, file)
 	d, err := kernel.Diff(res.Program, obj, layout, seed, 10000)
 	if err != nil {
 		t.Fatal(err)
