@@ -19,7 +19,7 @@ func (s *synthesizer) withAssume(spec Spec, states, packets []*Term) Spec {
 	}
 	pre := s.tx.Assume
 	roots := append(append([]*Term{pre}, states...), packets...)
-	spec.Key += "assume\n" + termsKey(roots, nil)
+	spec.addTerms("assume\n", roots, nil)
 	spec.Assume = func(x *z3.Context, sv, pv []z3.Expr) z3.Expr {
 		var word int // the search's word width, which the inputs have
 		switch {

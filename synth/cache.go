@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +38,10 @@ type Answer struct {
 	// proves a configuration against its query before it uses one
 	// (DecodeAnswer has checked the entry's key and checksum).
 	Unchecked bool
+	// Constants, in an answer kept under a query's shape (see
+	// Spec.shape), are the constants of the query the configuration was
+	// found for.
+	Constants []uint64
 }
 
 // maxAnswerBytes bounds a stored answer (a configuration is a few dozen
@@ -49,21 +55,26 @@ const (
 // its key, so an entry under another key's name is refused, and a
 // checksum of the rest, so a damaged entry is.
 type storedAnswer struct {
-	Key    string         `json:"key"`
-	Found  bool           `json:"found"`
-	Config grammar.Config `json:"config"`
-	Sum    string         `json:"sum"`
+	Key       string         `json:"key"`
+	Found     bool           `json:"found"`
+	Config    grammar.Config `json:"config"`
+	Constants []uint64       `json:"constants,omitempty"`
+	Sum       string         `json:"sum"`
 }
 
-func answerSum(key string, found bool, cfg grammar.Config) string {
+func answerSum(key string, found bool, cfg grammar.Config, constants []uint64) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "p4hls answer v1\n%s\n%t\n%v\n", key, found, []uint64(cfg))
+	if len(constants) > 0 { // so that the entries written before shapes still hold
+		fmt.Fprintf(h, "%v\n", constants)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
 // EncodeAnswer is the stored form of key's answer.
 func EncodeAnswer(key string, a Answer) []byte {
-	data, _ := json.Marshal(storedAnswer{Key: key, Found: a.Found, Config: a.Config, Sum: answerSum(key, a.Found, a.Config)})
+	data, _ := json.Marshal(storedAnswer{Key: key, Found: a.Found, Config: a.Config, Constants: a.Constants,
+		Sum: answerSum(key, a.Found, a.Config, a.Constants)})
 	return data
 }
 
@@ -82,12 +93,12 @@ func DecodeAnswer(key string, data []byte) (Answer, error) {
 		return Answer{}, fmt.Errorf("%w: not JSON of an answer", ErrBadAnswer)
 	case e.Key != key:
 		return Answer{}, fmt.Errorf("%w: it holds the answer of another query", ErrBadAnswer)
-	case e.Sum != answerSum(key, e.Found, e.Config):
+	case e.Sum != answerSum(key, e.Found, e.Config, e.Constants):
 		return Answer{}, fmt.Errorf("%w: its checksum does not match", ErrBadAnswer)
-	case len(e.Config) > maxHoles || !e.Found && len(e.Config) > 0:
+	case len(e.Config) > maxHoles || !e.Found && len(e.Config) > 0 || len(e.Constants) > maxHoles:
 		return Answer{}, fmt.Errorf("%w: not the shape of a configuration", ErrBadAnswer)
 	}
-	return Answer{Config: e.Config, Found: e.Found, Unchecked: true}, nil
+	return Answer{Config: e.Config, Found: e.Found, Constants: e.Constants, Unchecked: true}, nil
 }
 
 // QueryKey names a query by what it means: the grammar's text, the
@@ -97,24 +108,47 @@ func DecodeAnswer(key string, data []byte) (Answer, error) {
 // Two queries with the same key have the same answer. A spec without a
 // Key has no key.
 func QueryKey(g *grammar.Grammar, spec Spec, width, searchWidth int) (string, bool) {
-	if spec.Key == "" {
+	return queryKey("p4hls query v3", g, spec, width, searchWidth, spec.Key, fmt.Sprint(spec.Fixed))
+}
+
+// shapeKey names the queries that differ from spec's in their
+// constants only (Spec.shape), the values of its fixed inputs included.
+func shapeKey(g *grammar.Grammar, spec Spec, width, searchWidth int) (string, bool) {
+	fixed := slices.Sorted(maps.Keys(spec.Fixed))
+	return queryKey("p4hls query shape v1", g, spec, width, searchWidth, spec.shape, fmt.Sprint(fixed))
+}
+
+func queryKey(version string, g *grammar.Grammar, spec Spec, width, searchWidth int, terms, fixed string) (string, bool) {
+	if terms == "" {
 		return "", false
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "p4hls query v3\ngrammar %s %d\n", g.Name, len(g.Source))
+	fmt.Fprintf(h, "%s\ngrammar %s %d\n", version, g.Name, len(g.Source))
 	h.Write(g.Source)
 	fmt.Fprintf(h, "\nsearch %d", narrowWidth(searchWidth, width))
-	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nfixed %v\nzero %v\nspec %d\n", width, spec.States, spec.Packets,
-		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, spec.Fixed, spec.ZeroStates, len(spec.Key))
-	io.WriteString(h, spec.Key)
+	fmt.Fprintf(h, "\nwidth %d\nshape %d %d\ncare %v %v\nwidths %v %v\nfixed %s\nzero %v\nspec %d\n", width, spec.States, spec.Packets,
+		spec.CareStates, spec.CareOutput, spec.StateWidths, spec.PacketWidths, fixed, spec.ZeroStates, len(terms))
+	io.WriteString(h, terms)
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
-// termsKey writes terms canonically, in time linear in their DAG: each
+// addTerms appends roots, written canonically (termsKeys), to the spec's
+// Key after prefix, and to its shape: the same text with each constant
+// written "k", its value appended to shapeConstants instead.
+func (spec *Spec) addTerms(prefix string, roots []*Term, bound map[*Term]string) {
+	key, shape, constants := termsKeys(roots, bound)
+	spec.Key += prefix + key
+	spec.shape += prefix + shape
+	spec.shapeConstants = append(spec.shapeConstants, constants...)
+}
+
+// termsKeys writes terms canonically, in time linear in their DAG: each
 // node once, numbered in the order first reached, leaves by the names
-// bound gives them.
-func termsKey(roots []*Term, bound map[*Term]string) string {
-	var b strings.Builder
+// bound gives them. The key is the text; the shape is the same text with
+// each constant's value written "k", and constants are the values, in the
+// order the shape meets them.
+func termsKeys(roots []*Term, bound map[*Term]string) (key, shape string, constants []uint64) {
+	var b, sh strings.Builder
 	num := map[*Term]int{}
 	var walk func(t *Term) string
 	walk = func(t *Term) string {
@@ -130,17 +164,25 @@ func termsKey(roots []*Term, bound map[*Term]string) string {
 		}
 		n := len(num)
 		num[t] = n
-		fmt.Fprintf(&b, "n%d=%d/%d/%d/%d/%d/%s(%s)\n", n, t.Op, t.Width, t.Value, t.Hi, t.Lo, leafName(t), strings.Join(args, ","))
+		rest := fmt.Sprintf("/%d/%d/%s(%s)\n", t.Hi, t.Lo, leafName(t), strings.Join(args, ","))
+		fmt.Fprintf(&b, "n%d=%d/%d/%d%s", n, t.Op, t.Width, t.Value, rest)
+		value := strconv.FormatUint(t.Value, 10)
+		if t.IsConst() {
+			value = "k"
+			constants = append(constants, t.Value)
+		}
+		fmt.Fprintf(&sh, "n%d=%d/%d/%s%s", n, t.Op, t.Width, value, rest)
 		return "n" + strconv.Itoa(n)
 	}
 	for _, r := range roots {
-		if r == nil {
-			b.WriteString("root -\n")
-			continue
+		line := "root -\n"
+		if r != nil {
+			line = "root " + walk(r) + "\n"
 		}
-		b.WriteString("root " + walk(r) + "\n")
+		b.WriteString(line)
+		sh.WriteString(line)
 	}
-	return b.String()
+	return b.String(), sh.String(), constants
 }
 
 // leafName names an unbound leaf (which a spec should not have).

@@ -58,6 +58,13 @@ type Spec struct {
 	// (two specs with one key compute the same); "" leaves the query
 	// uncached.
 	Key string
+	// shape is Key with its constants left out, and shapeConstants the
+	// constants (addTerms): specs of one shape compute alike but with
+	// other constants, as after an edit of a constant. A configuration
+	// found for one often holds for another once its constant holes move
+	// with the constants (transfer).
+	shape          string
+	shapeConstants []uint64
 }
 
 // inRange is the precondition the spec's inputs meet.
@@ -534,8 +541,8 @@ func constantPool(spec Spec, w int) []uint64 {
 	mask := uint64(1)<<uint(w) - 1
 	pool := []uint64{0, 1, mask}
 	for _, c := range spec.Constants {
-		for _, v := range []uint64{c, -c, c - 1, c + 1, -c - 1, -c + 1} {
-			if v &= mask; !slices.Contains(pool, v) {
+		for _, near := range nearConstant {
+			if v := near(c) & mask; !slices.Contains(pool, v) {
 				pool = append(pool, v)
 			}
 		}

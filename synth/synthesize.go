@@ -22,9 +22,12 @@ import (
 
 // Stats counts a synthesis run's solver work.
 type Stats struct {
-	Queries   int // solver queries issued
-	Failed    int // queries that proved no configuration exists
-	CacheHits int // queries answered by the cache
+	Queries int // solver queries issued
+	Failed  int // queries that proved no configuration exists
+	// CacheHits counts the queries answered by the cache: by their own
+	// entry, or by a configuration found for other constants of their
+	// shape that, moved to theirs, is proved to hold (an edit).
+	CacheHits int
 	// Deeper says a stateful mapping shallower than the one returned was
 	// tried and failed (no configuration, or none within its budget).
 	Deeper bool
@@ -964,7 +967,7 @@ func (s *synthesizer) statefulSpec(gr *group, frontier []*Term, out *Term) Spec 
 			spec.Fixed[i] = t.Value
 		}
 	}
-	spec.Key = termsKey(roots, bound)
+	spec.addTerms("", roots, bound)
 	spec.Constants = constantsOf(roots)
 	spec.Encode = func(x *z3.Context, states, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
 		word := states[0].Width() // findConfig may search at a reduced width
@@ -1227,7 +1230,7 @@ func (s *synthesizer) statelessQuery(t *Term, args []*Term) (Operand, error) {
 			spec.Fixed[i] = a.Value
 		}
 	}
-	spec.Key = termsKey([]*Term{t}, bound)
+	spec.addTerms("", []*Term{t}, bound)
 	spec.Constants = constantsOf([]*Term{t})
 	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
 		enc := newTermEncoder(x, packets[0].Width(), []*Term{t})
@@ -1301,6 +1304,11 @@ func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (gramm
 				return nil, fmt.Errorf("synth: ALU %s: %w", sk.name(), errBudget)
 			}
 		}
+		if cfg, ok := s.transferred(ctx, sk, spec); ok {
+			s.count(func(st *Stats) { st.CacheHits++ })
+			s.cache.Put(key, Answer{Config: cfg, Found: true})
+			return cfg, nil
+		}
 	}
 	s.count(func(st *Stats) { st.Queries++ })
 	cfg, _, err := findConfig(ctx, sk, spec, s.width, s.searchWidth)
@@ -1309,8 +1317,11 @@ func (s *synthesizer) queryCtx(ctx context.Context, sk sketch, spec Spec) (gramm
 	}
 	if s.cache != nil && keyed {
 		switch {
-		case err == nil || errors.Is(err, ErrNoConfig):
-			s.cache.Put(key, Answer{Config: cfg, Found: err == nil})
+		case err == nil:
+			s.cache.Put(key, Answer{Config: cfg, Found: true})
+			s.keepShape(sk, spec, cfg)
+		case errors.Is(err, ErrNoConfig):
+			s.cache.Put(key, Answer{})
 		case budgeted && errors.Is(err, errBudget) && ctx.Err() == nil:
 			s.cache.Put(cut, Answer{})
 		}

@@ -458,8 +458,8 @@ func treeSpecOf(tr *tree, t *Term) Spec {
 	for i, in := range tr.inputs {
 		bound[in] = "p" + strconv.Itoa(i)
 	}
-	spec := Spec{Packets: len(tr.inputs), PacketWidths: widths(tr.inputs), CareOutput: true,
-		Key: tr.shape() + termsKey(append([]*Term{t}, tr.operands...), bound), Constants: constantsOf([]*Term{t})}
+	spec := Spec{Packets: len(tr.inputs), PacketWidths: widths(tr.inputs), CareOutput: true, Constants: constantsOf([]*Term{t})}
+	spec.addTerms(tr.shape(), append([]*Term{t}, tr.operands...), bound)
 	spec.Encode = func(x *z3.Context, _, packets []z3.Expr) ([]z3.Expr, z3.Expr) {
 		enc := newTermEncoder(x, packets[0].Width(), append([]*Term{t}, tr.operands...))
 		for i, in := range tr.inputs {
