@@ -87,7 +87,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&so.soak, "soak", 0, "serve: then run `N` compiles in a loop and print goroutines, heap and solver contexts before and after")
 	fs.IntVar(&so.maxCompiles, "max-compiles", 2, "serve: the started server runs `N` compiles at once")
 	fs.IntVar(&so.maxQueue, "max-queue", 48, "serve: and lets `N` more wait")
-	want := operands{synopsis: "synth|transform|alloc|sweep|serve|xdp|hxdp|sim|growth|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim, growth or conformance"}
+	want := operands{synopsis: "synth|transform|alloc|sweep|edit|copies|serve|xdp|hxdp|sim|growth|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth or conformance"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -100,6 +100,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchAlloc(ctx, *corpus, *jsonOut, *timeout, stdout, stderr)
 	case "sweep":
 		return benchSweep(ctx, *tables, *stages, *jsonOut, *timeout, stdout, stderr)
+	case "edit":
+		return benchEdit(ctx, *corpus, editRows, *jsonOut, *timeout, stdout, stderr)
+	case "copies":
+		return benchCopies(ctx, copiesSizes, *timeout, *jsonOut, stdout, stderr)
 	case "conformance":
 		// A program that takes this long is hung; a compile's limit is not
 		// a check's.
@@ -138,7 +142,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchHXDP(ctx, *corpus, n, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, serve, xdp, hxdp, sim, growth or conformance", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth or conformance", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.

@@ -8,7 +8,7 @@
 //	p4hls lsp [-I DIR]... [-D NAME[=VALUE]]...
 //	p4hls targets [--json]
 //	p4hls sim [-I DIR]... [--seed N] PROGRAM.p4 TEST.stf
-//	p4hls bench synth|transform|alloc|sweep [--json FILE]
+//	p4hls bench synth|transform|alloc|sweep|edit|copies|... [--json FILE]
 //	p4hls bench growth [--timeout D] [--json FILE]
 //	p4hls bench conformance --p4c DIR [--bundled] [--failures FILE] [--json FILE]
 //	p4hls help [COMMAND]
