@@ -58,8 +58,8 @@ func TestExplain(t *testing.T) {
 
 func TestSolverNamed(t *testing.T) {
 	for _, c := range []struct{ name, want, err string }{
-		{"", "z3", ""}, {"z3", "z3", ""}, {"cbc", "cbc", ""},
-		{"gurobi", "", `unknown solver "gurobi" (solvers: z3, cbc)`},
+		{"", "cbc", ""}, {"z3", "z3", ""}, {"cbc", "cbc", ""},
+		{"gurobi", "", `unknown solver "gurobi" (solvers: cbc, z3)`},
 	} {
 		s, err := SolverNamed(c.name)
 		switch {

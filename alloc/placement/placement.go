@@ -47,9 +47,9 @@ const ExactBudget = 10 * time.Second
 
 // Solve places the problem: first by list scheduling (alloc.Greedy); a
 // greedy placement that meets the lower bound is optimal, and in
-// feasible mode any one will do. Otherwise solver s looks for a better
-// one within the greedy placement's stages and ExactBudget, and the
-// greedy one stands when it finds none in time. A program that does not
+// feasible mode any one will do. Otherwise solver s looks for one in
+// fewer stages within ExactBudget: the greedy one stands, proven optimal
+// when the solver shows there is none, its bound said when time runs out. A program that does not
 // fit is an *alloc.InfeasibleError that says why in the program's terms;
 // a placement that breaks a constraint is an internal error.
 func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode) error {
@@ -80,6 +80,10 @@ func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode)
 	var inf *alloc.InfeasibleError
 	switch {
 	case err == nil:
+	case greedy != nil && errors.As(err, &inf):
+		// No placement in fewer stages: the greedy one is optimal.
+		sol, pl.LowerBound = greedy, greedy.Stages
+		sol.Proven = true
 	case greedy != nil && ctx.Err() == nil:
 		sol = greedy // the solver ran out of its budget: the greedy placement and its bound
 	case errors.As(err, &inf):
@@ -94,14 +98,18 @@ func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode)
 	return nil
 }
 
-// exact runs the solver, within the greedy placement's stages and
-// ExactBudget when there is one.
+// exact runs the solver; when there is a greedy placement, within
+// ExactBudget and one stage fewer than it: a placement there is better,
+// and none proves the greedy one optimal. A solver answers that sooner
+// than it finds the best placement within the greedy one's stages (32
+// copies of RCP on Banzai: CBC proves 6 stages too few in 2 s, and did not
+// prove 7 optimal in 10 s).
 func (pl *Placement) exact(ctx context.Context, s alloc.Solver, mode alloc.Mode, greedy *alloc.Solution) (*alloc.Solution, error) {
 	if greedy == nil {
 		return s.Solve(ctx, pl.Problem, mode)
 	}
 	q := *pl.Problem
-	q.Limits.Stages = greedy.Stages
+	q.Limits.Stages = greedy.Stages - 1
 	ctx, cancel := context.WithTimeout(ctx, ExactBudget)
 	defer cancel()
 	return s.Solve(ctx, &q, mode)
