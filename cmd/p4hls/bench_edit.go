@@ -178,8 +178,9 @@ func copiesOne(ctx context.Context, n int, alike bool, timeout time.Duration) co
 	return r
 }
 
-// rcpCopies is a program of n copies of RCP's transaction: its sums of
-// bytes and of RTTs under a bound, and its count of packets under it.
+// rcpCopies is a program of n copies of RCP's transaction (its sums of
+// bytes and of RTTs under a bound, and its count of packets under it),
+// applied when the header is valid, as programs guard their tables.
 // With alike, copy i's bound is 30 + i; else every copy's is 30.
 func rcpCopies(n int, alike bool) string {
 	var b strings.Builder
@@ -216,10 +217,10 @@ control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) 
     table rcp_stats%[1]d { actions = { rcp%[1]d; } default_action = rcp%[1]d(); }
 `, i, bound)
 	}
-	b.WriteString("    apply {\n")
+	b.WriteString("    apply {\n        if (hdr.app.isValid()) {\n")
 	for i := range n {
-		fmt.Fprintf(&b, "        rcp_stats%d.apply();\n", i)
+		fmt.Fprintf(&b, "            rcp_stats%d.apply();\n", i)
 	}
-	b.WriteString("    }\n}\nV1Switch(P(), NoCheck(), I(), E(), NoCheck(), D()) main;\n")
+	b.WriteString("        }\n    }\n}\nV1Switch(P(), NoCheck(), I(), E(), NoCheck(), D()) main;\n")
 	return b.String()
 }
