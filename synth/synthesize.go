@@ -181,7 +181,10 @@ type synthesizer struct {
 	cache               Cache
 	// budgetCuts counts the queries cut by their budget (under
 	// statsMu).
-	budgetCuts    int
+	budgetCuts int
+	// keptShapes are the shape entries this run kept (under statsMu),
+	// which its own queries do not take (see transferred).
+	keptShapes    map[string]bool
 	attemptBudget time.Duration
 	g             *Graph
 	stats         Stats

@@ -64,10 +64,22 @@ func movedConstant(h *grammar.Hole, v uint64, from, to []uint64, width int, mask
 
 // transferred answers a query with a configuration kept under its shape,
 // found for other constants (the cache's shapeKey entry), when one,
-// moved to the query's constants, is proved to hold for it.
+// moved to the query's constants, is proved to hold for it. An entry this
+// run kept is not taken: its queries run in parallel, and which of two
+// finished first must not decide an answer.
+//
+// A configuration that holds is taken even where the query's own search
+// would have run out of its budget, so an edited program compiled with a
+// cache may take fewer stages than compiled without one, never more.
 func (s *synthesizer) transferred(ctx context.Context, sk sketch, spec Spec) (grammar.Config, bool) {
 	key, ok := shapeKey(sk.grammar(), spec, s.width, s.searchWidth)
 	if !ok {
+		return nil, false
+	}
+	s.statsMu.Lock()
+	own := s.keptShapes[key]
+	s.statsMu.Unlock()
+	if own {
 		return nil, false
 	}
 	a, ok := s.cache.Get(key)
@@ -90,7 +102,15 @@ func (s *synthesizer) transferred(ctx context.Context, sk sketch, spec Spec) (gr
 // keepShape keeps a configuration found for spec under its shape, with
 // the constants it was found for, for a query that differs in them.
 func (s *synthesizer) keepShape(sk sketch, spec Spec, cfg grammar.Config) {
-	if key, ok := shapeKey(sk.grammar(), spec, s.width, s.searchWidth); ok {
-		s.cache.Put(key, Answer{Config: cfg, Found: true, Constants: spec.shapeConstants})
+	key, ok := shapeKey(sk.grammar(), spec, s.width, s.searchWidth)
+	if !ok {
+		return
 	}
+	s.statsMu.Lock()
+	if s.keptShapes == nil {
+		s.keptShapes = map[string]bool{}
+	}
+	s.keptShapes[key] = true
+	s.statsMu.Unlock()
+	s.cache.Put(key, Answer{Config: cfg, Found: true, Constants: spec.shapeConstants})
 }

@@ -48,10 +48,11 @@ const ExactBudget = 10 * time.Second
 // Solve places the problem: first by list scheduling (alloc.Greedy); a
 // greedy placement that meets the lower bound is optimal, and in
 // feasible mode any one will do. Otherwise solver s looks for one in
-// fewer stages within ExactBudget: the greedy one stands, proven optimal
-// when the solver shows there is none, its bound said when time runs out. A program that does not
-// fit is an *alloc.InfeasibleError that says why in the program's terms;
-// a placement that breaks a constraint is an internal error.
+// fewer stages within ExactBudget; the greedy one stands when there is
+// none (then proven optimal) or when time runs out (its bound said). A
+// program that does not fit is an *alloc.InfeasibleError that says why
+// in the program's terms; a placement that breaks a constraint is an
+// internal error.
 func (pl *Placement) Solve(ctx context.Context, s alloc.Solver, mode alloc.Mode) error {
 	if msg := alloc.ChainTooLong(pl.Problem); msg != "" {
 		// No placement can beat the longest chain: say so without the
