@@ -33,7 +33,8 @@ func forge(t *testing.T, path, key string, a *synth.Answer, raw []byte) {
 // configuration of the wrong length or that does not compute the query
 // with a valid checksum, a link to /dev/zero), the entries kept under a
 // query's shape too; synthesis with that folder gives the graph it gives
-// without a cache, and the damage to the queries' entries is counted.
+// without a cache, the damage to the queries' entries is counted, and a
+// second run finds every answer whole.
 func TestDamagedCacheChangesNothing(t *testing.T) {
 	_, tx, stateful, stateless := setup(t, "marple_tcp_nmo.p4", "pred_raw")
 	clean, _, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{})
@@ -137,6 +138,14 @@ func TestDamagedCacheChangesNothing(t *testing.T) {
 			// counted.
 			if cache.Damaged()+stats.CacheRejected < exact {
 				t.Errorf("%d damaged and %d rejected, want %d counted", cache.Damaged(), stats.CacheRejected, exact)
+			}
+			// The run wrote good entries over the damaged ones it read.
+			again, err := synth.NewDiskCache(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, stats, err := synth.Synthesize(context.Background(), tx, stateful, stateless, synth.Options{Cache: again}); err != nil || again.Damaged()+stats.CacheRejected > 0 || stats.Queries > 0 {
+				t.Errorf("again: %v; %d damaged, %d rejected, %d queries; want none", err, again.Damaged(), stats.CacheRejected, stats.Queries)
 			}
 		})
 	}

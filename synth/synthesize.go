@@ -182,15 +182,16 @@ type synthesizer struct {
 	// budgetCuts counts the queries cut by their budget (under
 	// statsMu).
 	budgetCuts int
-	// keptShapes are the shape entries this run kept (under statsMu),
-	// which its own queries do not take (see transferred).
-	keptShapes    map[string]bool
-	attemptBudget time.Duration
-	g             *Graph
-	stats         Stats
-	statsMu       sync.Mutex
-	fields        map[string]int    // Graph.Fields index by name
-	done          map[*Term]Operand // stateless results computed so far
+	// keptShapes are the shape entries this run kept, which its own
+	// queries do not take (see transferred), and badShapes those it found
+	// damaged (both under statsMu).
+	keptShapes, badShapes map[string]bool
+	attemptBudget         time.Duration
+	g                     *Graph
+	stats                 Stats
+	statsMu               sync.Mutex
+	fields                map[string]int    // Graph.Fields index by name
+	done                  map[*Term]Operand // stateless results computed so far
 	// deeper says a group took an attempt deeper than its first.
 	deeper bool
 	// obstacle is why the first configuration found for the group being

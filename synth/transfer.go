@@ -92,25 +92,40 @@ func (s *synthesizer) transferred(ctx context.Context, sk sketch, spec Spec) (gr
 		}
 	}
 	// For its own constants, a configuration that does not hold is a
-	// damaged or forged entry (see usable).
+	// damaged or forged entry (see usable), which keepShape replaces.
 	if a.Unchecked && slices.Equal(a.Constants, spec.shapeConstants) {
-		s.count(func(st *Stats) { st.CacheRejected++ })
+		s.count(func(st *Stats) {
+			st.CacheRejected++
+			s.badShapes = setKey(s.badShapes, key)
+		})
 	}
 	return nil, false
 }
 
+func setKey(m map[string]bool, key string) map[string]bool {
+	if m == nil {
+		m = map[string]bool{}
+	}
+	m[key] = true
+	return m
+}
+
 // keepShape keeps a configuration found for spec under its shape, with
-// the constants it was found for, for a query that differs in them.
+// the constants it was found for, for a query that differs in them. An
+// entry already there stays, unless it was found damaged: the run's
+// other queries may be reading it, and one replaced while they run would
+// make their answers depend on which ran first.
 func (s *synthesizer) keepShape(sk sketch, spec Spec, cfg grammar.Config) {
 	key, ok := shapeKey(sk.grammar(), spec, s.width, s.searchWidth)
 	if !ok {
 		return
 	}
 	s.statsMu.Lock()
-	if s.keptShapes == nil {
-		s.keptShapes = map[string]bool{}
-	}
-	s.keptShapes[key] = true
+	bad := s.badShapes[key]
 	s.statsMu.Unlock()
+	if a, ok := s.cache.Get(key); ok && a.Found && !bad {
+		return
+	}
+	s.count(func(*Stats) { s.keptShapes = setKey(s.keptShapes, key) })
 	s.cache.Put(key, Answer{Config: cfg, Found: true, Constants: spec.shapeConstants})
 }
