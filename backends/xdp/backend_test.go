@@ -175,16 +175,7 @@ func TestBpftoolLoad(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bpftool is not installed (scripts/setup.sh installs it): %v", err)
 	}
-	file := filepath.Join(corpus.Dir(), "ok", "flowlet.p4")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := compile(t, file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obj, _ := output(t, res)
+	_, obj, _ := compileFile(t, filepath.Join(corpus.Dir(), "ok", "flowlet.p4"))
 	dir := t.TempDir()
 	path := filepath.Join(dir, kernel.ObjectFile)
 	if err := os.WriteFile(path, obj, 0o644); err != nil {

@@ -358,11 +358,7 @@ func (g *gen) deparser(c *ir.Control) {
 			size := ir.WidthBits(s) / 8
 			hv := g.lvalue(h)
 			restore := g.writing(h.Span())
-			g.line("if (%s.valid_) {", hv)
-			g.ind++
-			g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
-			g.line("u8 *p_ = (u8 *)data + off;")
-			g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
+			g.openHeaderWrite(hv, size)
 			g.store("p_", hv, s, true)
 			g.line("off += %d;", size)
 			g.ind--
@@ -425,11 +421,7 @@ func (g *gen) deparser(c *ir.Control) {
 		size := ir.WidthBits(s) / 8
 		hv := g.lvalue(h)
 		restore := g.writing(h.Span())
-		g.line("if (%s.valid_) {", hv)
-		g.ind++
-		g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
-		g.line("u8 *p_ = (u8 *)data + off;")
-		g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
+		g.openHeaderWrite(hv, size)
 		hoff, extracted := g.extractedAt[hv]
 		switch {
 		case saved[i]:
@@ -645,4 +637,15 @@ func (g *gen) verdict() {
 	g.line("\tif (m_ + %d <= d_) *(u32 *)(m_ + %d) = %d;", kernel.MetaBytes, kernel.MetaOutPort, kernel.DropPort)
 	g.line("\treturn XDP_DROP;")
 	g.line("}")
+}
+
+// openHeaderWrite opens the block that writes valid header hv's size
+// bytes at off: p_ points there, checked against the packet's end (and
+// off bounded, for the verifier). The caller writes, then closes it.
+func (g *gen) openHeaderWrite(hv string, size int) {
+	g.line("if (%s.valid_) {", hv)
+	g.ind++
+	g.line("if (off > %d) return XDP_ABORTED;", 0xfff)
+	g.line("u8 *p_ = (u8 *)data + off;")
+	g.line("if ((void *)(p_ + %d) > data_end) return XDP_ABORTED;", size)
 }
