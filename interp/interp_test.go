@@ -88,6 +88,56 @@ func TestSTF(t *testing.T) {
 	}
 }
 
+// TestSTFExpectations: expectations meet the packets out of their port in
+// order, as p4c's do: before or after the packet line, on the first bytes
+// of the packet unless they end in $; a packet no expectation meets and an
+// expectation no packet meets are mismatches.
+func TestSTFExpectations(t *testing.T) {
+	_, sw := load(t, "ipv4_lpm.p4")
+	const (
+		routes = "add ipv4_lpm hdr.ipv4.dstAddr:10.0.1.0/24 ipv4_forward(dstAddr:0x000000000303, port:3)\n" +
+			"add ipv4_lpm hdr.ipv4.dstAddr:10.0.0.0/8 ipv4_forward(dstAddr:0x000000000404, port:1)\n"
+		// Out of port 3 and port 1, as ipv4_lpm.stf works them out.
+		toPort3 = "packet 0 000000000101 000000000202 0800 4500 0014 0000 0000 4006 0000 0a000001 0a000102\n"
+		out3    = "000000000303 000000000101 0800 4500 0014 0000 0000 3f06 66e2 0a000001 0a000102"
+		toPort1 = "packet 0 000000000101 000000000202 0800 4500 0014 0000 0000 4006 0000 0a000001 0a090909\n"
+		out1    = "000000000404 000000000101 0800 4500 0014 0000 0000 3f06 5ed2 0a000001 0a090909"
+	)
+	for _, tc := range []struct {
+		name, src string
+		want      []string // the mismatches, each by a part of its text
+	}{
+		{"expect before its packet", "expect 3 " + out3 + " $\n" + toPort3, nil},
+		{"ports in any order", toPort3 + toPort1 + "expect 1 " + out1 + "\nexpect 3 " + out3 + "\n", nil},
+		{"the first bytes only", toPort3 + "expect 3 000000000303 000000000101\n", nil},
+		{"any packet", toPort3 + "expect 3\n", nil},
+		{"the whole packet", toPort3 + "expect 3 000000000303 000000000101 $\n", []string{"length: got 34 bytes, want 12"}},
+		{"a packet too short", toPort3 + "expect 3 " + out3 + " 00\n", []string{"length: got 34 bytes, want 35"}},
+		{"no expect", toPort3, []string{"line 3: packet 1: came out on port 3, where no expect awaits"}},
+		{"no packet", "expect 1 " + out1 + "\n", []string{"line 3: no packet came out on port 1"}},
+		{"the wrong port", toPort3 + "expect 1 " + out1 + "\n", []string{"came out on port 3", "no packet came out on port 1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds, err := ParseSTF("t.stf", routes+tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := sw.RunSTF("t.stf", cmds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Mismatches) != len(tc.want) {
+				t.Fatalf("got mismatches %v, want %d", res.Mismatches, len(tc.want))
+			}
+			for i, w := range tc.want {
+				if got := res.Mismatches[i].String(); !strings.Contains(got, w) {
+					t.Errorf("mismatch %d: got %q, want it to say %q", i, got, w)
+				}
+			}
+		})
+	}
+}
+
 // TestSTFErrors: a malformed test file gets an error naming its line.
 func TestSTFErrors(t *testing.T) {
 	tests := []struct {
@@ -130,7 +180,7 @@ func TestSTFErrors(t *testing.T) {
 		{"\nadd ipv4_lpm dstAddr:1/8 nosuch()\n", "t.stf:2: error: table ipv4_lpm has no action \"nosuch\""},
 		{"add ipv4_lpm zzz:1/8 drop()\n", "t.stf:1: error: table ipv4_lpm has no key \"zzz\" (keys: hdr.ipv4.dstAddr)"},
 		{"add ipv4_lpm dstAddr:1/8 drop(x:1)\n", "t.stf:1: error: action drop takes 0 action data values, got 1"},
-		{"expect 0 00\n", "t.stf:1: error: expect before any packet"},
+		{"expect drop\n", "t.stf:1: error: expect drop before any packet"},
 		{"expect_register nosuch 0 0\n", "t.stf:1: error: no register called \"nosuch\""},
 		// Numbers are checked against what they address, never cut to fit.
 		{"add ipv4_lpm dstAddr:0x1ffffffff/8 drop()\n", "t.stf:1: error: key hdr.ipv4.dstAddr: 0x1ffffffff does not fit bit<32>"},

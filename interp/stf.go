@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"net"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,20 +27,29 @@ import (
 //	meter_color METER INDEX COLOR        (0 green, 1 yellow, 2 red)
 //	value_set_add VALUE_SET VALUE
 //	packet PORT HEX...
-//	expect PORT HEX...                   (* is a don't-care nibble)
+//	expect PORT [HEX...[$]]              (* is a don't-care nibble)
 //	expect drop
 //	expect_register REGISTER INDEX VALUE
+//	wait                                 (p4c's; it does nothing here)
 //
 // A KEY is the key's control-plane name (hdr.ipv4.dstAddr) or a unique
 // suffix of it (dstAddr). A VALUE is decimal, 0x hex, 0b binary, a dotted
 // IPv4 address or a colon-separated MAC address; a key's VALUE may also be
 // VALUE&&&MASK (ternary), VALUE/LENGTH (lpm), LOW..HIGH (range) or *
-// (anything). An expect checks the output of the packet line before it.
+// (anything).
+//
+// Expectations work as p4c's do: each port has a queue of them, and the
+// packets that come out of a port meet its queue in order, whether the
+// expect line comes before or after the packet line. An expectation
+// checks the first bytes of its packet, all of them when it ends in $,
+// none when it has no bytes. A packet that comes out where no expectation
+// awaits it, and an expectation no packet meets, are mismatches. expect
+// drop checks that the packet line before it came out nowhere.
 
 // STFCommand is one parsed line.
 type STFCommand struct {
 	Line int
-	Kind string // add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register
+	Kind string // add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait
 	// add, setdefault: the table and the entry.
 	Table string
 	Entry Entry
@@ -49,7 +61,9 @@ type STFCommand struct {
 	Port uint64
 	Data []byte
 	Care []byte // per nibble of Data: 1 when it is checked
-	Drop bool
+	// Whole (expect): the packet must end where Data does ($).
+	Whole bool
+	Drop  bool
 }
 
 // STFError is a malformed line of a test file.
@@ -148,7 +162,7 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 		}
 		cmd.Table = f[1]
 		rest := strings.TrimSpace(strings.SplitN(line, f[1], 2)[1])
-		cmd.Entry.Action, cmd.Entry.Data, err = parseAction(rest)
+		err = parseAction(rest, &cmd.Entry)
 	case "register_write", "expect_register", "meter_color":
 		if len(f) != 4 {
 			return cmd, fmt.Errorf("%s needs NAME INDEX VALUE", f[0])
@@ -174,9 +188,14 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 		if cmd.Port, err = parseUint64("port", f[1]); err != nil {
 			return cmd, err
 		}
-		cmd.Data, cmd.Care, err = parseHex(strings.Join(f[2:], ""), f[0] == "expect")
+		hex := strings.Join(f[2:], "")
+		if f[0] == "expect" {
+			hex, cmd.Whole = strings.CutSuffix(hex, "$")
+		}
+		cmd.Data, cmd.Care, err = parseHex(hex, f[0] == "expect")
+	case "wait": // p4c's tests wait for the switch; a run here processes each packet before the next line
 	default:
-		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register)", f[0])
+		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait)", f[0])
 	}
 	return cmd, err
 }
@@ -207,12 +226,7 @@ func parseAdd(cmd *STFCommand, line string) error {
 	if i == len(words) {
 		return fmt.Errorf("add needs an action after the keys, as a() or a(p:1)")
 	}
-	action, data, err := parseAction(strings.Join(words[i:], " "))
-	if err != nil {
-		return err
-	}
-	cmd.Entry.Action, cmd.Entry.Data = action, data
-	return nil
+	return parseAction(strings.Join(words[i:], " "), &cmd.Entry)
 }
 
 // colonOutsideParens reports whether w has a ':' at parenthesis depth 0.
@@ -245,35 +259,107 @@ func keyColon(w string) int {
 }
 
 // parseAction reads ACTION(PARAM:VALUE, ...).
-func parseAction(s string) (string, []*big.Int, error) {
+// parseAction reads NAME(PARAM:VALUE, ...) into the entry's action, its
+// data and the data's parameter names.
+func parseAction(s string, e *Entry) error {
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
 	if open <= 0 || end < open {
-		return "", nil, fmt.Errorf("bad action %q: write NAME(PARAM:VALUE, ...)", s)
+		return fmt.Errorf("bad action %q: write NAME(PARAM:VALUE, ...)", s)
 	}
-	name := strings.TrimSpace(s[:open])
-	var data []*big.Int
+	e.Action = strings.TrimSpace(s[:open])
 	inner := strings.TrimSpace(s[open+1 : end])
 	if inner == "" {
-		return name, nil, nil
+		return nil
 	}
 	for _, arg := range strings.Split(inner, ",") {
-		_, value, ok := strings.Cut(strings.TrimSpace(arg), ":")
+		param, value, ok := strings.Cut(strings.TrimSpace(arg), ":")
 		if !ok {
-			return "", nil, fmt.Errorf("action argument %q needs PARAM:VALUE", arg)
+			return fmt.Errorf("action argument %q needs PARAM:VALUE", arg)
 		}
 		v, err := parseNumber(strings.TrimSpace(value))
 		if err != nil {
-			return "", nil, err
+			return err
 		}
-		data = append(data, v)
+		e.Data = append(e.Data, v)
+		e.dataNames = append(e.dataNames, strings.TrimSpace(param))
 	}
-	return name, data, nil
+	return nil
+}
+
+// orderData puts an entry's action data in the order of the action's
+// parameters, which the test names.
+func orderData(t *ir.Table, e *Entry) error {
+	var a *ir.Action
+	for _, r := range t.Actions {
+		if r.Action.Name == e.Action {
+			a = r.Action
+		}
+	}
+	if a == nil || len(e.dataNames) == 0 || len(e.dataNames) != len(a.Data()) {
+		return nil // the action and the count are checked where the entry goes in
+	}
+	params := a.Data()
+	ordered := make([]*big.Int, len(params))
+	for i, name := range e.dataNames {
+		j := slices.IndexFunc(params, func(p *ir.Var) bool { return p.Name == name })
+		if j < 0 {
+			var names []string
+			for _, p := range params {
+				names = append(names, p.Name)
+			}
+			return fmt.Errorf("action %s has no parameter %q (parameters: %s)", a.Name, name, strings.Join(names, ", "))
+		}
+		if ordered[j] != nil {
+			return fmt.Errorf("action %s: parameter %s is given twice", a.Name, name)
+		}
+		ordered[j] = e.Data[i]
+	}
+	e.Data = ordered
+	return nil
+}
+
+// wildcardDigits reads a ternary match written as p4c's tests write one:
+// a 0x or 0b number whose * digits match anything (0x****0101).
+func wildcardDigits(s string) (Match, error) {
+	digits, bits := "", 0
+	switch {
+	case strings.HasPrefix(s, "0x"):
+		digits, bits = s[2:], 4
+	case strings.HasPrefix(s, "0b"):
+		digits, bits = s[2:], 1
+	default:
+		return Match{}, fmt.Errorf("bad number %q: * digits are written in 0x or 0b numbers", s)
+	}
+	all := strings.Repeat("f", len(digits))
+	if bits == 1 {
+		all = strings.Repeat("1", len(digits))
+	}
+	value, mask := new(big.Int), new(big.Int)
+	_, okV := value.SetString(strings.ReplaceAll(digits, "*", "0"), 1<<bits)
+	_, okM := mask.SetString(maskDigits(digits, all), 1<<bits)
+	if !okV || !okM {
+		return Match{}, fmt.Errorf("bad number %q", s)
+	}
+	return Match{Kind: MatchTernary, Value: value, Mask: mask}, nil
+}
+
+// maskDigits is all's digits where digits has a digit, 0 where it has *.
+func maskDigits(digits, all string) string {
+	out := []byte(all)
+	for i := range digits {
+		if digits[i] == '*' {
+			out[i] = '0'
+		}
+	}
+	return string(out)
 }
 
 func parseMatch(s string) (Match, error) {
 	switch {
 	case s == "*" || s == "_":
 		return Match{Kind: MatchAny}, nil
+	case strings.Contains(s, "*"):
+		return wildcardDigits(s)
 	case strings.Contains(s, "&&&"):
 		v, m, _ := strings.Cut(s, "&&&")
 		value, err := parseNumber(v)
@@ -428,13 +514,14 @@ func RunSTFStream(ctx context.Context, sw STFTarget, r *STFReader) (*STFResult, 
 const MaxMismatches = 1000
 
 func runSTF(ctx context.Context, sw STFTarget, file string, next func() (STFCommand, error)) (*STFResult, error) {
-	run := &stfRun{sw: sw, file: file, res: &STFResult{}}
+	run := &stfRun{sw: sw, file: file, res: &STFResult{}, outs: map[uint64][]sentPacket{}, expects: map[uint64][]STFCommand{}}
 	for {
 		if err := ctx.Err(); err != nil {
 			return run.res, fmt.Errorf("%s: stopped after %d packets: %w", file, run.res.Packets, err)
 		}
 		c, err := next()
 		if err == io.EOF {
+			run.unmet()
 			return run.res, nil
 		}
 		if err != nil {
@@ -447,17 +534,32 @@ func runSTF(ctx context.Context, sw STFTarget, file string, next func() (STFComm
 }
 
 // stfRun is a test run's state: the target, the result so far, the last
-// packet's output (which an expect checks).
+// packet's output (which expect drop checks), and per port the packets
+// out and the expectations that have not met yet (one of the two is empty).
 type stfRun struct {
 	sw         STFTarget
 	file       string
 	res        *STFResult
 	last       *Output
 	lastPacket int
+	outs       map[uint64][]sentPacket
+	expects    map[uint64][]STFCommand
+}
+
+// sentPacket is a packet's output, with the number and line of its
+// packet command.
+type sentPacket struct {
+	out          *Output
+	number, line int
 }
 
 // do runs one command; its error is the command's fault.
 func (r *stfRun) do(c STFCommand) error {
+	if c.Kind == "add" || c.Kind == "setdefault" {
+		if err := r.resolve(&c); err != nil {
+			return err
+		}
+	}
 	switch c.Kind {
 	case "add":
 		if err := orderKeys(r.sw, c.Table, &c.Entry); err != nil {
@@ -504,14 +606,17 @@ func (r *stfRun) do(c STFCommand) error {
 		r.last = out
 		r.res.Packets++
 		r.lastPacket = r.res.Packets
+		if !out.Dropped {
+			r.outs[out.Port] = append(r.outs[out.Port], sentPacket{out: out, number: r.lastPacket, line: c.Line})
+			r.meet(out.Port)
+		}
 	case "expect":
 		r.res.Expectations++
-		if r.last == nil {
-			return fmt.Errorf("expect before any packet")
+		if c.Drop {
+			return r.expectDrop(c)
 		}
-		if msg := compareOutput(r.last, c); msg != "" {
-			r.mismatch(Mismatch{Line: c.Line, Packet: r.lastPacket, Msg: msg})
-		}
+		r.expects[c.Port] = append(r.expects[c.Port], c)
+		r.meet(c.Port)
 	case "expect_register":
 		r.res.Expectations++
 		got, err := r.sw.RegisterRead(c.Name, c.Index)
@@ -523,6 +628,87 @@ func (r *stfRun) do(c STFCommand) error {
 		}
 	}
 	return nil
+}
+
+// resolve turns the table and action names of an add or setdefault
+// written as p4c's tests write them (control.table, control.action,
+// control.subcontrol.table) into the program's, when they are not its
+// own already, and puts the action data in the parameters' order.
+func (r *stfRun) resolve(c *STFCommand) error {
+	var t *ir.Table
+	for _, name := range p4cNames(c.Table) {
+		if found, err := r.sw.Table(name); err == nil {
+			c.Table, t = name, found
+			break
+		}
+	}
+	if t == nil {
+		return nil // the error names the table as written
+	}
+	for _, name := range p4cNames(c.Entry.Action) {
+		if slices.ContainsFunc(t.Actions, func(a *ir.ActionRef) bool { return a.Action.Name == name }) {
+			c.Entry.Action = name
+			break
+		}
+	}
+	return orderData(t, &c.Entry)
+}
+
+// p4cNames are the names p4hls may give what p4c calls name: the name
+// itself; p4c's dotted path to an inlined block's object (c.t), which
+// p4hls writes c_t; and both without the first component (p4c's tests
+// name a control's objects after the control: ingress.t).
+func p4cNames(name string) []string {
+	out := []string{name, strings.ReplaceAll(name, ".", "_")}
+	if _, rest, ok := strings.Cut(name, "."); ok {
+		out = append(out, rest, strings.ReplaceAll(rest, ".", "_"))
+	}
+	return out
+}
+
+// meet checks the packets out of port against the expectations for it,
+// in order, as far as both go.
+func (r *stfRun) meet(port uint64) {
+	outs, expects := r.outs[port], r.expects[port]
+	n := min(len(outs), len(expects))
+	for i := range n {
+		if msg := compareOutput(outs[i].out, expects[i]); msg != "" {
+			r.mismatch(Mismatch{Line: expects[i].Line, Packet: outs[i].number, Msg: msg})
+		}
+	}
+	r.outs[port], r.expects[port] = outs[n:], expects[n:]
+}
+
+// expectDrop checks that the last packet came out nowhere; one that came
+// out is not left for another expectation.
+func (r *stfRun) expectDrop(c STFCommand) error {
+	if r.last == nil {
+		return fmt.Errorf("expect drop before any packet")
+	}
+	if r.last.Dropped {
+		return nil
+	}
+	r.mismatch(Mismatch{Line: c.Line, Packet: r.lastPacket, Msg: compareOutput(r.last, c)})
+	outs := r.outs[r.last.Port]
+	if len(outs) > 0 && outs[len(outs)-1].number == r.lastPacket {
+		r.outs[r.last.Port] = outs[:len(outs)-1]
+	}
+	return nil
+}
+
+// unmet reports, at the end of the test, the packets no expectation met
+// and the expectations no packet met, port by port.
+func (r *stfRun) unmet() {
+	for _, port := range slices.Sorted(maps.Keys(r.outs)) {
+		for _, o := range r.outs[port] {
+			r.mismatch(Mismatch{Line: o.line, Packet: o.number, Msg: fmt.Sprintf("came out on port %d, where no expect awaits a packet: %x", port, o.out.Data)})
+		}
+	}
+	for _, port := range slices.Sorted(maps.Keys(r.expects)) {
+		for _, c := range r.expects[port] {
+			r.mismatch(Mismatch{Line: c.Line, Msg: fmt.Sprintf("no packet came out on port %d for this expect", port)})
+		}
+	}
 }
 
 func (r *stfRun) mismatch(m Mismatch) {
@@ -581,6 +767,10 @@ func hexOf(v *big.Int) string { return "0x" + v.Text(16) }
 
 // orderKeys puts an entry's keys in the table's order, matching each name
 // to a key's control-plane name or a unique suffix of it.
+// stackIndexes finds the stack indexes of a key name as p4c's tests write
+// them (extra$0.h).
+var stackIndexes = regexp.MustCompile(`\$([0-9]+)`)
+
 func orderKeys(sw STFTarget, table string, e *Entry) error {
 	t, err := sw.Table(table)
 	if err != nil {
@@ -592,6 +782,7 @@ func orderKeys(sw STFTarget, table string, e *Entry) error {
 	ordered := make([]Match, len(t.Keys))
 	set := make([]bool, len(t.Keys))
 	for i, name := range e.keyNames {
+		name = stackIndexes.ReplaceAllString(name, "[$1]") // p4c's JSON writes stack[0] stack$0
 		k := -1
 		for j, key := range t.Keys {
 			if key.Name == name || strings.HasSuffix(key.Name, "."+name) {
@@ -635,11 +826,10 @@ func compareOutput(out *Output, want STFCommand) string {
 		return fmt.Sprintf("port: got %d, want %d", out.Port, want.Port)
 	}
 	var diffs []string
-	for nib := 0; nib < 2*max(len(out.Data), len(want.Data)); nib++ {
-		if nib/2 >= len(out.Data) || nib/2 >= len(want.Data) {
-			diffs = append(diffs, fmt.Sprintf("length: got %d bytes, want %d", len(out.Data), len(want.Data)))
-			break
-		}
+	if len(out.Data) < len(want.Data) || want.Whole && len(out.Data) > len(want.Data) {
+		diffs = append(diffs, fmt.Sprintf("length: got %d bytes, want %d", len(out.Data), len(want.Data)))
+	}
+	for nib := 0; nib < 2*min(len(out.Data), len(want.Data)); nib++ {
 		if want.Care[nib] == 0 {
 			continue
 		}

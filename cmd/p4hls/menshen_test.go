@@ -78,7 +78,7 @@ func TestCompileMenshen(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "bad.stf")
 	text, _ := os.ReadFile(stf)
-	os.WriteFile(bad, []byte(strings.Replace(string(text), "00000001\n", "00000000\n", 1)), 0o644)
+	os.WriteFile(bad, []byte(strings.Replace(string(text), "00000001 $\n", "00000000 $\n", 1)), 0o644)
 	if code, _, stderr := runCLI("sim", "--target", "menshen", out, bad); code != exitUserErr || !strings.Contains(stderr, "packet 30: byte 45") {
 		t.Errorf("sim with a wrong expectation: exit %d\n%s", code, stderr)
 	}
