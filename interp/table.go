@@ -124,6 +124,8 @@ type compiledTable struct {
 	widths  []int
 	actions map[*ir.Action]*compiledAction
 	bound   map[*ir.Action][]evalFn // directional arguments bound in the actions list
+	// back copies the out and inout ones back after the action ran.
+	back map[*ir.Action][]func(fr *frame)
 	state   *tableState
 }
 
@@ -131,7 +133,7 @@ func (s *scope) table(t *ir.Table) *compiledTable {
 	if ct, ok := s.sw.compiledTables[t]; ok && ct.keys != nil {
 		return ct
 	}
-	ct := &compiledTable{t: t, actions: map[*ir.Action]*compiledAction{}, bound: map[*ir.Action][]evalFn{}}
+	ct := &compiledTable{t: t, actions: map[*ir.Action]*compiledAction{}, bound: map[*ir.Action][]evalFn{}, back: map[*ir.Action][]func(*frame){}}
 	s.sw.compiledTables[t] = ct
 	ct.state = s.sw.tableState(t)
 	for _, k := range t.Keys {
@@ -139,9 +141,18 @@ func (s *scope) table(t *ir.Table) *compiledTable {
 		ct.widths = append(ct.widths, keyWidth(k.Expr.Type()))
 	}
 	for _, ar := range t.Actions {
-		ct.actions[ar.Action] = s.action(ar.Action)
-		for _, a := range ar.Args {
+		ca := s.action(ar.Action)
+		ct.actions[ar.Action] = ca
+		for i, a := range ar.Args {
 			ct.bound[ar.Action] = append(ct.bound[ar.Action], s.expr(a))
+			if d := ar.Action.Params[i].Dir; d == ir.DirOut || d == ir.DirInOut {
+				dst, slot := s.ref(a), ca.params[i]
+				ct.back[ar.Action] = append(ct.back[ar.Action], func(fr *frame) {
+					if p := dst(fr); p != nil {
+						assignInto(p, fr.slots[slot])
+					}
+				})
+			}
 		}
 	}
 	if t.Default != nil {
@@ -184,6 +195,9 @@ func (ct *compiledTable) apply(fr *frame) (bool, *ir.Action) {
 	}
 	args = append(args, call.data...)
 	ca.run(fr, args)
+	for _, b := range ct.back[call.action] {
+		b(fr)
+	}
 	return hit, call.action
 }
 
@@ -204,7 +218,8 @@ type Entry struct {
 	Action   string
 	Data     []*big.Int // action data, in parameter order
 
-	keyNames []string // the STF reader's key names, before orderKeys
+	keyNames  []string // the STF reader's key names, before orderKeys
+	dataNames []string // and the action's parameters', before orderData
 }
 
 // MatchKind says how a Match matches.

@@ -444,6 +444,7 @@ func (g *gen) dispatch(ti *tableInfo) {
 		g.ind++
 		k, d := 0, 0
 		ps := ti.params[a]
+		var back []func() // the out and inout arguments bound in the actions list, written back
 		for _, p := range a.Params {
 			if p.Dir == ir.DirNone {
 				if d < len(ps) {
@@ -454,12 +455,19 @@ func (g *gen) dispatch(ti *tableInfo) {
 			}
 			if k < len(ar.Args) && ar.Args[k] != nil {
 				g.line("%s %s = %s;", g.typeName(p.Type, p.Span), g.varName(p), g.expr(ar.Args[k]))
+				if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
+					dst, name := ar.Args[k], g.varName(p)
+					back = append(back, func() { g.write(dst, name) })
+				}
 			} else {
 				g.declare(p)
 			}
 			k++
 		}
 		g.actionBody(a)
+		for _, f := range back {
+			f()
+		}
 		g.ind--
 	}
 	if len(ti.acts) > 0 {
