@@ -166,10 +166,13 @@ func (s *scope) extract(c *ir.Call) evalFn {
 		return func(*frame) Value { return Value{} }
 	}
 	target := c.Args[0].Value
+	if target == nil { // extract<H>(_): H's bits are read and dropped
+		return s.skip(c)
+	}
 	t := target.Type()
 	w := ir.WidthBits(t)
 	var stack refFn
-	if op, ok := target.(*ir.StackOp); ok && op.Op == "next" {
+	if op, ok := nextOf(target); ok {
 		stack = s.ref(op.X)
 	}
 	dst := s.ref(target)
@@ -195,6 +198,34 @@ func (s *scope) extract(c *ir.Call) evalFn {
 		if stack != nil {
 			stack(fr).Agg.Next++
 		}
+		return Value{}
+	}
+}
+
+// nextOf returns the stack.next an extract's target is or is a member of
+// (stack.next.h, for a stack of header unions): extracting it advances the
+// stack.
+func nextOf(target ir.Expr) (*ir.StackOp, bool) {
+	if m, ok := target.(*ir.Member); ok {
+		target = m.X
+	}
+	op, ok := target.(*ir.StackOp)
+	return op, ok && op.Op == "next"
+}
+
+// skip compiles packet.extract<H>(_), which reads a header into nothing.
+func (s *scope) skip(c *ir.Call) evalFn {
+	if len(c.Callee.TypeArgs) != 1 {
+		s.fail("extract into _ needs its header type")
+		return func(*frame) Value { return Value{} }
+	}
+	w := ir.WidthBits(c.Callee.TypeArgs[0])
+	return func(fr *frame) Value {
+		if fr.pkt.remaining() < w {
+			fr.parserError(fr.sw.errPacketTooShort)
+			return Value{}
+		}
+		fr.pkt.pos += w
 		return Value{}
 	}
 }

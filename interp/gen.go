@@ -94,17 +94,28 @@ func (g *Generator) walkStmt(st ir.Stmt, w *packet, headers map[string]extracted
 			return
 		}
 		target := c.Args[0].Value
-		t, ok := target.Type().(*ir.Struct)
-		if !ok {
+		var t *ir.Struct
+		switch {
+		case target != nil:
+			t, _ = target.Type().(*ir.Struct)
+		case len(c.Callee.TypeArgs) == 1: // extract<H>(_): bits of no header
+			t, _ = c.Callee.TypeArgs[0].(*ir.Struct)
+		}
+		if t == nil {
 			return
 		}
-		name := ir.Format(target)
-		if op, ok := target.(*ir.StackOp); ok && op.Op == "next" {
-			base := ir.Format(op.X)
-			name = base + "[" + itoa(stacks[base]) + "]"
-			stacks[base]++
+		if target != nil {
+			name := ir.Format(target)
+			if op, ok := nextOf(target); ok {
+				base := ir.Format(op.X)
+				name = base + "[" + itoa(stacks[base]) + "]"
+				if m, ok := target.(*ir.Member); ok { // a union's member
+					name += "." + m.Name
+				}
+				stacks[base]++
+			}
+			headers[name] = extracted{t: t, offset: w.outBits}
 		}
-		headers[name] = extracted{t: t, offset: w.outBits}
 		for _, f := range t.Fields {
 			fw := ir.WidthBits(f.Type)
 			v := g.value(fw)

@@ -133,6 +133,10 @@ func (g *gen) extract(c *ir.Call) {
 		return
 	}
 	target := c.Args[0].Value
+	if target == nil { // extract<H>(_) skips a header
+		g.skip(c)
+		return
+	}
 	s := g.headerType(target)
 	if s == nil || g.rejectLabel == "" {
 		if s != nil {
@@ -193,6 +197,21 @@ func (g *gen) advance(c *ir.Call) {
 	}
 	g.line("if ((void *)((u8 *)data + pos + %d) > data_end) { perr = %d; goto %s; }", n/8, g.errorIndex("PacketTooShort"), g.rejectLabel)
 	g.line("pos += %d;", n/8)
+}
+
+// skip writes packet.extract<H>(_): H's bytes are passed over, checked
+// like an extract's.
+func (g *gen) skip(c *ir.Call) {
+	var w int
+	if len(c.Callee.TypeArgs) == 1 {
+		w = ir.WidthBits(c.Callee.TypeArgs[0])
+	}
+	if w == 0 || w%8 != 0 || g.rejectLabel == "" {
+		g.fail(c.Span(), "extract into _ is supported by the xdp target only in the parser, of a header of whole bytes")
+		return
+	}
+	g.line("if ((void *)((u8 *)data + pos + %d) > data_end) { perr = %d; goto %s; }", w/8, g.errorIndex("PacketTooShort"), g.rejectLabel)
+	g.line("pos += %d;", w/8)
 }
 
 // lookahead writes packet.lookahead<T>() of a scalar T.

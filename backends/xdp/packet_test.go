@@ -222,3 +222,11 @@ func agreesOnFile(t *testing.T, file string, seed int64) {
 		t.Fatalf("the kernel disagrees with the interpreter: %v\n%s", d, d.STF(res.Program))
 	}
 }
+
+// TestNoMain: a program whose main is no V1Switch (here, none) is refused
+// at its first block, not a crash.
+func TestNoMain(t *testing.T) {
+	src := "control C(inout bit<8> x) { apply { x = 1; } }\n"
+	_, err := compile(t, "nomain.p4", []byte(src))
+	checkRefusal(t, err, `nomain.p4:1:1: the xdp target takes v1model programs`)
+}

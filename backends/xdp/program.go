@@ -163,8 +163,8 @@ func (g *gen) checkPipeline() error {
 	p := g.prog
 	ok := p.Arch == ir.V1Model && len(p.Pipeline) == ir.V1Blocks && p.Pipeline[ir.V1Parser].Parser != nil &&
 		len(p.Pipeline[ir.V1Parser].Parser.Params) == 4
-	for _, b := range p.Pipeline[1:] {
-		ok = ok && b.Control != nil
+	for i := 1; ok && i < len(p.Pipeline); i++ {
+		ok = p.Pipeline[i].Control != nil
 	}
 	if ok {
 		return nil
@@ -505,7 +505,7 @@ func (g *gen) inPlace(hs []ir.Expr) bool {
 				case "advance":
 					ok = false
 				case "extract":
-					if len(c.Args) != 1 {
+					if len(c.Args) != 1 || c.Args[0].Value == nil { // varbit, or _: bytes skipped
 						ok = false
 						continue
 					}

@@ -107,6 +107,12 @@ func (l *layout) extract(s ir.Stmt, offset int, valid []fieldValue) (int, error)
 		return 0, errorAt(s.Span(), "Menshen's parser only extracts headers; this statement has no place in it")
 	}
 	target := call.Call.Args[0].Value
+	if target == nil {
+		// v1model drops the header extract<H>(_) skips; Menshen's
+		// deparser writes the fields back where they were, into the
+		// packet as it came.
+		return 0, errorAt(s.Span(), "Menshen's parser cannot skip a header (extract into _): its deparser keeps every byte of the packet it does not write")
+	}
 	t, ok := target.Type().(*ir.Struct)
 	if !ok || t.Kind != ir.KindHeader {
 		return 0, errorAt(s.Span(), "Menshen's parser extracts fixed-size headers, not %s", ir.Format(target))
