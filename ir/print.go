@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +28,9 @@ type printer struct {
 	indent int
 	// orderedEntries writes const entries without priorities (OrderEntries).
 	orderedEntries bool
+	// errors is the program's error enumeration, for keysets that match
+	// an error (an index into it).
+	errors []string
 }
 
 func (p *printer) line(format string, args ...any) {
@@ -34,6 +38,7 @@ func (p *printer) line(format string, args ...any) {
 }
 
 func (p *printer) program(prog *Program) {
+	p.errors = prog.Errors
 	if prog.Arch != "" {
 		p.line("// architecture %s", prog.Arch)
 	}
@@ -160,7 +165,7 @@ func (p *printer) parser(x *Parser) {
 			p.line("transition select(%s) {", exprList(s.Select.Exprs))
 			p.indent++
 			for _, c := range s.Select.Cases {
-				p.line("%s: %s;", keysets(c.Keys), c.Next)
+				p.line("%s: %s;", p.keysets(s.Select.Exprs, c.Keys), c.Next)
 			}
 			p.indent--
 			p.line("}")
@@ -172,10 +177,15 @@ func (p *printer) parser(x *Parser) {
 	p.line("}")
 }
 
-func keysets(ks []*Keyset) string {
+// keysets prints the keysets of a select case, each as its key (of
+// keys) reads it.
+func (p *printer) keysets(keys []Expr, ks []*Keyset) string {
 	parts := make([]string, len(ks))
 	for i, k := range ks {
 		parts[i] = k.String()
+		if i < len(keys) {
+			parts[i] = p.keysetText(k, keys[i].Type())
+		}
 	}
 	return keysetTuple(parts)
 }
@@ -187,19 +197,42 @@ func keysetTuple(parts []string) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// entryKeysets prints an entry's keysets, a value for a bool key as true
-// or false (P4 does not take 1 for a bool).
-func entryKeysets(t *Table, e *Entry) string {
-	parts := make([]string, len(e.Keys))
-	for i, k := range e.Keys {
-		parts[i] = k.String()
-		if i < len(t.Keys) && k.Kind == KeysetExact && k.Value != nil {
-			if _, ok := t.Keys[i].Expr.Type().(Bool); ok {
-				parts[i] = fmt.Sprint(k.Value.Sign() != 0)
-			}
+// entryKeysets prints an entry's keysets, each as its key reads it.
+func (p *printer) entryKeysets(t *Table, e *Entry) string {
+	keys := make([]Expr, len(t.Keys))
+	for i, k := range t.Keys {
+		keys[i] = k.Expr
+	}
+	return p.keysets(keys, e.Keys)
+}
+
+// keysetText prints keyset k of a key of type t. The IR holds a value as
+// a number; P4 takes none for a bool key (true or false), an error (its
+// name) or an enum (its member's name).
+func (p *printer) keysetText(k *Keyset, t Type) string {
+	if k.Kind != KeysetExact || k.Value == nil {
+		return k.String()
+	}
+	i := -1
+	if k.Value.IsInt64() {
+		i = int(k.Value.Int64())
+	}
+	switch t := t.(type) {
+	case Bool:
+		return fmt.Sprint(k.Value.Sign() != 0)
+	case ErrorType:
+		if i >= 0 && i < len(p.errors) {
+			return "error." + p.errors[i]
+		}
+	case *Enum:
+		if t.Underlying != nil {
+			i = slices.IndexFunc(t.Values, func(v *big.Int) bool { return v.Cmp(k.Value) == 0 })
+		}
+		if i >= 0 && i < len(t.Members) {
+			return t.Name + "." + t.Members[i]
 		}
 	}
-	return keysetTuple(parts)
+	return k.String()
 }
 
 // String prints a keyset as P4 writes it.
@@ -245,7 +278,12 @@ func (p *printer) table(t *Table) {
 	if len(t.Keys) > 0 {
 		var keys []string
 		for _, k := range t.Keys {
-			keys = append(keys, fmt.Sprintf("%s: %s", Format(k.Expr), k.Match))
+			text := Format(k.Expr)
+			if k.Name != "" && k.Name != text { // the control plane's name for it
+				keys = append(keys, fmt.Sprintf("%s: %s @name(%q)", text, k.Match, k.Name))
+			} else {
+				keys = append(keys, fmt.Sprintf("%s: %s", text, k.Match))
+			}
 		}
 		p.line("key = { %s; }", strings.Join(keys, "; "))
 	}
@@ -257,7 +295,11 @@ func (p *printer) table(t *Table) {
 			acts = append(acts, a.Action.Name)
 		}
 	}
-	p.line("actions = { %s; }", strings.Join(acts, "; "))
+	if len(acts) == 0 {
+		p.line("actions = { }")
+	} else {
+		p.line("actions = { %s; }", strings.Join(acts, "; "))
+	}
 	if t.Default != nil {
 		c := ""
 		if t.DefaultConst {
@@ -279,10 +321,10 @@ func (p *printer) table(t *Table) {
 		p.indent++
 		for _, e := range t.Entries {
 			if p.orderedEntries {
-				p.line("%s: %s(%s);", entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
+				p.line("%s: %s(%s);", p.entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
 				continue
 			}
-			p.line("priority=%d: %s: %s(%s);", e.Priority, entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
+			p.line("priority=%d: %s: %s(%s);", e.Priority, p.entryKeysets(t, e), e.Action.Action.Name, exprList(e.Action.Args))
 		}
 		p.indent--
 		p.line("}")
@@ -526,6 +568,10 @@ func NewPrinter(w io.Writer) *Printer { return &Printer{printer{w: w}} }
 // order written, and p4c refuses priorities in them. The caller puts the
 // entries in the order their priorities rank them.
 func (x *Printer) OrderEntries() { x.p.orderedEntries = true }
+
+// Errors gives the printer the program's error enumeration, which the
+// keysets that match an error need.
+func (x *Printer) Errors(names []string) { x.p.errors = names }
 
 // Line writes one line at the current indentation.
 func (x *Printer) Line(format string, args ...any) { x.p.line(format, args...) }

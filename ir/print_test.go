@@ -67,6 +67,38 @@ func TestPrintEntries(t *testing.T) {
 	}
 }
 
+// TestPrintKeysets: a keyset prints as its key reads it (an error's and an
+// enum member's name; P4 takes no number for them), a key that is not its
+// control-plane name carries it in @name, and an empty actions list is
+// P4's.
+func TestPrintKeysets(t *testing.T) {
+	b8 := &Bits{Width: 8}
+	color := &Enum{Name: "Color", Members: []string{"Red", "Green"}}
+	errKey := &VarRef{Var: &Var{Name: "e", Type: ErrorType{}}}
+	colorKey := &VarRef{Var: &Var{Name: "c", Type: color}}
+	sum := &Binary{Op: Add, X: &VarRef{Var: &Var{Name: "x", Type: b8}}, Y: &Const{T: b8, Value: big.NewInt(1)}, T: b8}
+	noop := &Action{Name: "noop"}
+	tb := &Table{Name: "t",
+		Keys: []*Key{{Expr: errKey, Match: MatchExact, Name: "e"}, {Expr: colorKey, Match: MatchExact, Name: "c"},
+			{Expr: sum, Match: MatchExact, Name: "x_plus_1"}},
+		Entries: []*Entry{{Keys: []*Keyset{{Kind: KeysetExact, Value: big.NewInt(1)}, {Kind: KeysetExact, Value: big.NewInt(1)},
+			{Kind: KeysetExact, Value: big.NewInt(7)}}, Action: &ActionCall{Action: noop}}}}
+	p := &Program{Errors: []string{"NoError", "PacketTooShort"}, Controls: []*Control{{Name: "c", Actions: []*Action{noop}, Tables: []*Table{tb}}}}
+	out := p.String()
+	for _, want := range []string{"(error.PacketTooShort, Color.Green, 7): noop();", `(x + 8w1): exact @name("x_plus_1")`, "actions = { }"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	// A select's keysets too: a bool's value is true or false.
+	b := &VarRef{Var: &Var{Name: "b", Type: Bool{}}}
+	ps := &Parser{Name: "p", States: []*State{{Name: "start", Select: &Select{Exprs: []Expr{b},
+		Cases: []*SelectCase{{Keys: []*Keyset{{Kind: KeysetExact, Value: big.NewInt(0)}}, Next: StateAccept}}}}}}
+	if out := (&Program{Parsers: []*Parser{ps}}).String(); !strings.Contains(out, "false: accept;") {
+		t.Errorf("no \"false: accept;\" in\n%s", out)
+	}
+}
+
 // TestPrintFor: a for loop prints as P4-16 writes one, its
 // initializations and updates inside the parentheses.
 func TestPrintFor(t *testing.T) {
