@@ -46,6 +46,8 @@ type lowerer struct {
 	// scope holds the IR of the declarations of the block instance being
 	// lowered: the program's, or an inlined sub-block's (lower_block.go).
 	scope *lowerScope
+	// temps counts the variables the lowering makes, which it numbers.
+	temps int
 }
 
 func (l *lowerer) unsupported(n diag.Spanned, format string, args ...any) {
@@ -332,6 +334,7 @@ func (l *lowerer) control(d *ControlDecl) *ir.Control {
 	inits := l.localInits(d.Locals)
 	// Locals are initialized each time the control is applied.
 	c.Body = append(inits, l.stmts(d.Apply.Stmts)...)
+	hoistTableHits(c)
 	c.ApplySpan = d.Apply.Span()
 	return c
 }
@@ -345,6 +348,9 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		case "key":
 			for _, k := range p.Keys {
 				key := &ir.Key{Expr: l.expr(k.Expr), Match: k.Match.Name, Name: exprText(k.Expr)}
+				if appliesTable(key.Expr) {
+					l.unsupported(k.Expr, "a table applied in table %s's key", d.Name.Name)
+				}
 				if a := k.Annos.Find("name"); a != nil && len(a.Exprs) == 1 {
 					if s, ok := a.Exprs[0].(*StringLit); ok {
 						key.Name = s.Value
@@ -399,6 +405,8 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		for i, e := range entries.Entries {
 			entry := &ir.Entry{Keys: l.keysets(e.Keys, len(t.Keys)), Action: l.actionRef(e.Action, e.Action), Span: e.Span()}
 			switch {
+			case !explicit && prefixMatched(t):
+				entry.Priority = 0 // the longest prefix wins, as in any lpm table
 			case !explicit:
 				entry.Priority = len(entries.Entries) - i
 			case e.Priority != nil:
@@ -411,6 +419,23 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		}
 	}
 	return t
+}
+
+// prefixMatched says whether a table matches an lpm key and exact ones
+// only: its entries rank by the lpm key's prefix length, not by the order
+// they are written in (as BMv2 and p4c's tests take them).
+func prefixMatched(t *ir.Table) bool {
+	lpm := false
+	for _, k := range t.Keys {
+		switch k.Match {
+		case ir.MatchLPM:
+			lpm = true
+		case ir.MatchExact:
+		default:
+			return false
+		}
+	}
+	return lpm
 }
 
 // actionRef lowers an action reference with the arguments written there;

@@ -319,14 +319,17 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 			// h = {#} makes h invalid.
 			return []ir.Stmt{&ir.SetValid{Pos: sp, X: l.expr(s.LHS), Valid: false}}
 		}
-		lhs := l.expr(s.LHS)
-		var rhs ir.Expr
+		// The left side is evaluated first, and once (P4-16 §8.1): an
+		// index with side effects (a[f()] |= y), or one that a call on the
+		// right may change (a[i] = f(i)), goes into a variable first.
+		rhs := l.expr(s.RHS)
+		pre, lhs := l.indexesOnce(l.expr(s.LHS), callsFunction(rhs), sp)
 		if s.Op == ir.NoOp {
-			rhs = l.operand(s.RHS, l.expr(s.RHS))
+			rhs = l.operand(s.RHS, rhs)
 		} else {
-			rhs = &ir.Binary{Pos: sp, Op: s.Op, X: l.expr(s.LHS), Y: l.expr(s.RHS), T: lhs.Type()}
+			rhs = &ir.Binary{Pos: sp, Op: s.Op, X: lhs, Y: rhs, T: lhs.Type()}
 		}
-		return []ir.Stmt{&ir.Assign{Pos: sp, LHS: lhs, RHS: rhs}}
+		return append(pre, &ir.Assign{Pos: sp, LHS: lhs, RHS: rhs})
 	case *CallStmt:
 		return l.callStmt(s.Call, sp)
 	case *IfStmt:
@@ -364,7 +367,10 @@ func (l *lowerer) stmt(s Stmt) []ir.Stmt {
 	case *DeclStmt:
 		switch d := s.Decl.(type) {
 		case *VarDecl:
-			v := &ir.Var{Name: d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
+			// Prefixed like the scope's other declarations: an inlined
+			// block's variable must not take the name of one it is
+			// inlined into, nor of that block's parameters.
+			v := &ir.Var{Name: l.scope.prefix + d.Name.Name, Type: l.typ(l.c.TypeOf[d.Type]), Span: d.Span()}
 			l.scope.decls[d] = v
 			decl := &ir.Declare{Pos: sp, Var: v}
 			if d.Init != nil {
@@ -423,13 +429,94 @@ func (l *lowerer) forIn(s *ForInStmt, sp ir.Pos) []ir.Stmt {
 	}}}
 }
 
+// indexesOnce returns lvalue x with each stack index that calls a function
+// (with all, every index not a constant) replaced by a variable, and the
+// declarations that compute them.
+func (l *lowerer) indexesOnce(x ir.Expr, all bool, sp ir.Pos) ([]ir.Stmt, ir.Expr) {
+	switch e := x.(type) {
+	case *ir.Member:
+		pre, in := l.indexesOnce(e.X, all, sp)
+		c := *e
+		c.X = in
+		return pre, &c
+	case *ir.Slice:
+		pre, in := l.indexesOnce(e.X, all, sp)
+		c := *e
+		c.X = in
+		return pre, &c
+	case *ir.StackElem:
+		pre, in := l.indexesOnce(e.X, all, sp)
+		c := *e
+		c.X = in
+		if _, constant := e.Index.(*ir.Const); !constant && (all || callsFunction(e.Index)) {
+			l.temps++
+			v := &ir.Var{Name: fmt.Sprintf("p4hls_index%d", l.temps), Type: e.Index.Type(), Span: e.Index.Span()}
+			pre = append(pre, &ir.Declare{Pos: sp, Var: v, Init: e.Index})
+			c.Index = &ir.VarRef{Pos: sp, Var: v}
+		}
+		return pre, &c
+	}
+	return nil, x
+}
+
+// callsFunction says whether evaluating e calls a function or method
+// (which may have side effects).
+func callsFunction(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Call:
+		return true
+	case *ir.Unary:
+		return callsFunction(e.X)
+	case *ir.Cast:
+		return callsFunction(e.X)
+	case *ir.Binary:
+		return callsFunction(e.X) || callsFunction(e.Y)
+	case *ir.Cond:
+		return callsFunction(e.C) || callsFunction(e.Then) || callsFunction(e.Else)
+	case *ir.Member:
+		return callsFunction(e.X)
+	case *ir.Slice:
+		return callsFunction(e.X)
+	case *ir.StackElem:
+		return callsFunction(e.X) || callsFunction(e.Index)
+	}
+	return false
+}
+
+// actionCall lowers a direct call of an action: an argument for each
+// parameter, in the parameters' order (the IR's calls are positional):
+// named arguments by their names, a parameter left out takes its default,
+// and _ (an out value dropped) a variable of its own.
+func (l *lowerer) actionCall(decl *ActionDecl, args []*Arg) (*ir.ActionCall, bool) {
+	call := &ir.ActionCall{Action: l.action(decl)}
+	for i, a := range orderArgs(decl.Params, args) {
+		p := decl.Params[i]
+		switch {
+		case a != nil && a.Value != nil:
+			call.Args = append(call.Args, l.expr(a.Value))
+		case a == nil && p.Default != nil:
+			call.Args = append(call.Args, l.expr(p.Default))
+		default: // _, or an @optional parameter left out
+			c := l.scope.control
+			if c == nil {
+				l.unsupported(p, "leaving out argument %s of action %s in a top-level action", p.Name.Name, decl.Name.Name)
+				return nil, false
+			}
+			v := &ir.Var{Name: fmt.Sprintf("%sp4hls_unused%d", l.scope.prefix, len(c.Locals)), Type: l.typ(l.c.TypeOf[p.Type]), Span: p.Span()}
+			c.Locals = append(c.Locals, v)
+			call.Args = append(call.Args, &ir.VarRef{Pos: ir.Pos{Sp: p.Span()}, Var: v})
+		}
+	}
+	return call, true
+}
+
 // callStmt lowers a call statement by what it calls.
 func (l *lowerer) callStmt(e *CallExpr, sp ir.Pos) []ir.Stmt {
 	switch ft := l.c.Types[e.Fn].(type) {
 	case *ActionType:
-		call := &ir.ActionCall{Action: l.action(ft.Decl)}
-		for _, a := range e.Args {
-			call.Args = append(call.Args, l.expr(a.Value))
+		call, ok := l.actionCall(ft.Decl, e.Args)
+		if !ok {
+			return nil
 		}
 		return []ir.Stmt{&ir.CallAction{Pos: sp, Call: call}}
 	case *FuncType:

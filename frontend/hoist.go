@@ -1,0 +1,228 @@
+package frontend
+
+import (
+	"fmt"
+
+	"github.com/p4hls/p4hls/ir"
+)
+
+// hoistTableHits rewrites a control's apply block so that a table is
+// applied only where a statement does nothing else with it: t.apply(),
+// if (t.apply().hit) (or .miss, or their negation), a switch on its
+// action. A table applied inside a larger expression (bool h =
+// t.apply().hit; if (x || t.apply().miss) ...) becomes such an if before
+// the statement, which then reads a variable set there. The rewrite keeps
+// P4's order of evaluation: operands left to right, and && || ?: apply a
+// table only when their value depends on it (P4-16 §8.6). The phases
+// after the front end place a table by the statement that applies it.
+func hoistTableHits(c *ir.Control) {
+	h := &hoister{}
+	c.Body = h.stmts(c.Body)
+}
+
+// hoister makes the variables of one control's rewrite.
+type hoister struct{ temps int }
+
+func (h *hoister) stmts(ss []ir.Stmt) []ir.Stmt {
+	var out []ir.Stmt
+	for _, s := range ss {
+		out = append(out, h.stmt(s)...)
+	}
+	return out
+}
+
+func (h *hoister) stmt(s ir.Stmt) []ir.Stmt {
+	switch s := s.(type) {
+	case *ir.Declare:
+		pre, init := h.expr(s.Init)
+		c := *s
+		c.Init = init
+		return append(pre, &c)
+	case *ir.Assign:
+		pre, rhs := h.expr(s.RHS)
+		c := *s
+		c.RHS = rhs
+		return append(pre, &c)
+	case *ir.If:
+		c := *s
+		c.Then, c.Else = h.stmts(s.Then), h.stmts(s.Else)
+		if isHitTest(s.Cond) {
+			return []ir.Stmt{&c}
+		}
+		pre, cond := h.expr(s.Cond)
+		c.Cond = cond
+		return append(pre, &c)
+	case *ir.Switch:
+		pre, x := h.expr(s.X)
+		c := *s
+		c.X = x
+		c.Cases = nil
+		for _, k := range s.Cases {
+			kc := *k
+			kc.Body = h.stmts(k.Body)
+			c.Cases = append(c.Cases, &kc)
+		}
+		return append(pre, &c)
+	case *ir.SwitchAction:
+		c := *s
+		c.Cases = nil
+		for _, k := range s.Cases {
+			kc := *k
+			kc.Body = h.stmts(k.Body)
+			c.Cases = append(c.Cases, &kc)
+		}
+		return []ir.Stmt{&c}
+	case *ir.Block:
+		c := *s
+		c.Body = h.stmts(s.Body)
+		return []ir.Stmt{&c}
+	}
+	return []ir.Stmt{s}
+}
+
+// isHitTest says whether a condition is t.apply().hit or .miss, or a
+// negation of one: an if the phases place as the table's next-table choice.
+func isHitTest(e ir.Expr) bool {
+	if u, ok := e.(*ir.Unary); ok && u.Op == ir.LNot {
+		return isHitTest(u.X)
+	}
+	_, ok := e.(*ir.TableHit)
+	return ok
+}
+
+// expr returns the statements that apply the tables e applies, and e
+// reading their results instead. Expressions of other kinds than these
+// are left as they are.
+func (h *hoister) expr(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	if !appliesTable(e) {
+		return nil, e
+	}
+	switch e := e.(type) {
+	case *ir.TableHit:
+		v, decl := h.temp(ir.Bool{}, ir.BoolConst(false, e.Span()), e.Pos)
+		set := &ir.Assign{Pos: e.Pos, LHS: ref(v, e.Pos), RHS: ir.BoolConst(true, e.Span())}
+		return []ir.Stmt{decl, &ir.If{Pos: e.Pos, Cond: e, Then: []ir.Stmt{set}}}, ref(v, e.Pos)
+	case *ir.Unary:
+		pre, x := h.expr(e.X)
+		c := *e
+		c.X = x
+		return pre, &c
+	case *ir.Cast:
+		pre, x := h.expr(e.X)
+		c := *e
+		c.X = x
+		return pre, &c
+	case *ir.Binary:
+		if e.Op == ir.LAnd || e.Op == ir.LOr {
+			return h.shortCircuit(e)
+		}
+		pre, x := h.expr(e.X)
+		preY, y := h.expr(e.Y)
+		if len(preY) > 0 { // y's tables may change what x reads: x first
+			v, decl := h.temp(x.Type(), x, e.Pos)
+			pre, x = append(pre, decl), ref(v, e.Pos)
+		}
+		c := *e
+		c.X, c.Y = x, y
+		return append(pre, preY...), &c
+	case *ir.Call:
+		return h.call(e)
+	case *ir.Cond:
+		pre, cond := h.expr(e.C)
+		preT, then := h.expr(e.Then)
+		preE, els := h.expr(e.Else)
+		if len(preT) == 0 && len(preE) == 0 {
+			c := *e
+			c.C = cond
+			return pre, &c
+		}
+		v, decl := h.temp(e.Type(), nil, e.Pos)
+		pick := &ir.If{Pos: e.Pos, Cond: cond,
+			Then: append(preT, &ir.Assign{Pos: e.Pos, LHS: ref(v, e.Pos), RHS: then}),
+			Else: append(preE, &ir.Assign{Pos: e.Pos, LHS: ref(v, e.Pos), RHS: els})}
+		return append(pre, decl, pick), ref(v, e.Pos)
+	}
+	return nil, e
+}
+
+// call hoists the arguments of a call whose parameters all read their
+// arguments (one that writes an argument is left as it is), left to
+// right: an argument read before a later one applies its tables.
+func (h *hoister) call(e *ir.Call) ([]ir.Stmt, ir.Expr) {
+	for _, a := range e.Args {
+		if a.Dir != ir.DirIn && a.Dir != ir.DirNone {
+			return nil, e
+		}
+	}
+	c := *e
+	c.Args = nil
+	var pre []ir.Stmt
+	for i, a := range e.Args {
+		ac := *a
+		if a.Value != nil {
+			var p []ir.Stmt
+			p, ac.Value = h.expr(a.Value)
+			if len(p) > 0 {
+				for _, b := range c.Args[:i] { // read before p runs
+					v, decl := h.temp(b.Value.Type(), b.Value, e.Pos)
+					pre, b.Value = append(pre, decl), ref(v, e.Pos)
+				}
+			}
+			pre = append(pre, p...)
+		}
+		c.Args = append(c.Args, &ac)
+	}
+	return pre, &c
+}
+
+// shortCircuit hoists x && y or x || y: y's tables are applied only when
+// x does not decide the value.
+func (h *hoister) shortCircuit(e *ir.Binary) ([]ir.Stmt, ir.Expr) {
+	pre, x := h.expr(e.X)
+	preY, y := h.expr(e.Y)
+	if len(preY) == 0 {
+		c := *e
+		c.X, c.Y = x, y
+		return pre, &c
+	}
+	v, decl := h.temp(ir.Bool{}, x, e.Pos)
+	var undecided ir.Expr = ref(v, e.Pos) // x && y needs y when x holds
+	if e.Op == ir.LOr {
+		undecided = &ir.Unary{Pos: e.Pos, Op: ir.LNot, X: ref(v, e.Pos), T: ir.Bool{}}
+	}
+	rest := &ir.If{Pos: e.Pos, Cond: undecided, Then: append(preY, &ir.Assign{Pos: e.Pos, LHS: ref(v, e.Pos), RHS: y})}
+	return append(pre, decl, rest), ref(v, e.Pos)
+}
+
+// temp declares a variable of the rewrite, initialized to init (nil for
+// none).
+func (h *hoister) temp(t ir.Type, init ir.Expr, at ir.Pos) (*ir.Var, ir.Stmt) {
+	h.temps++
+	v := &ir.Var{Name: fmt.Sprintf("p4hls_applied%d", h.temps), Type: t, Span: at.Span()}
+	return v, &ir.Declare{Pos: at, Var: v, Init: init}
+}
+
+func ref(v *ir.Var, at ir.Pos) ir.Expr { return &ir.VarRef{Pos: at, Var: v} }
+
+// appliesTable says whether evaluating e applies a table.
+func appliesTable(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.TableHit:
+		return true
+	case *ir.Unary:
+		return appliesTable(e.X)
+	case *ir.Cast:
+		return appliesTable(e.X)
+	case *ir.Binary:
+		return appliesTable(e.X) || appliesTable(e.Y)
+	case *ir.Cond:
+		return appliesTable(e.C) || appliesTable(e.Then) || appliesTable(e.Else)
+	case *ir.Call:
+		for _, a := range e.Args {
+			if a.Value != nil && appliesTable(a.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
