@@ -314,7 +314,8 @@ func (e *emitter) egressParser() {
 	hdr := e.parser.Params[1]
 	intr := &ir.Var{Name: "eg_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "egress_intrinsic_metadata_t"}, Dir: ir.DirOut}
 	bridgeHdr := &ir.Member{X: &ir.VarRef{Var: hdr}, Name: "p4hls_bridge", T: &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"}}
-	e.programParser("p4hls_EgressParser", intr, []ir.Expr{&ir.VarRef{Var: intr}, bridgeHdr}, nil, false)
+	port := &ir.Member{X: bridgeHdr, Name: bridgeIngressPort, T: &ir.Bits{Width: 9}}
+	e.programParser("p4hls_EgressParser", intr, []ir.Expr{&ir.VarRef{Var: intr}, bridgeHdr}, nil, port, false)
 }
 
 // egressControl writes v1model's egress control as TNA's: its standard

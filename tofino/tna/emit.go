@@ -89,6 +89,7 @@ func Emit(ctx context.Context, in *backends.Compiled) (string, error) {
 		synthesizedApplied: map[string]bool{}, appliedAs: map[diag.Span]*ir.Table{}, ctx: ctx, wideConstants: map[string]map[int32]bool{}}
 	e.pr = ir.NewPrinter(&e.out)
 	e.pr.OrderEntries() // table copies entries in their priority order
+	e.pr.Errors(p.Errors)
 	if err := e.check(); err != nil {
 		return "", err
 	}
@@ -180,6 +181,9 @@ func (e *emitter) check() error {
 	if err := e.checkVerifies(); err != nil {
 		return err
 	}
+	if _, err := e.parserStd(); err != nil {
+		return err
+	}
 	text, err := portsOnly(e.ingress, append(slices.Collect(maps.Keys(stdFromIntrinsic["ingress"])), "mcast_grp", "parser_error", "checksum_error")...)
 	if err != nil {
 		return err
@@ -206,20 +210,44 @@ func (e *emitter) check() error {
 func portsOnly(c *ir.Control, also ...string) (string, error) {
 	var b strings.Builder
 	ir.NewPrinter(&b).Control(c)
-	text, std := b.String(), c.Params[2]
+	text := b.String()
 	allowed := append([]string{"ingress_port", "egress_spec", "egress_port"}, also...)
-	if st, ok := std.Type.(*ir.Struct); ok {
-		for _, f := range st.Fields {
-			if !slices.Contains(allowed, f.Name) && strings.Contains(text, std.Name+"."+f.Name) {
-				why := unmappedStd[f.Name]
-				if why == "" {
-					why = "Tofino's intrinsic metadata has no field p4hls maps it to"
-				}
-				return "", errorAt(c.Span, "control %s reads %s.%s: %s", c.Name, std.Name, f.Name, why)
+	return text, stdFieldsOnly(text, c.Params[2], allowed, c.Span, "control "+c.Name, "Tofino's intrinsic metadata has no field p4hls maps it to")
+}
+
+// stdFieldsOnly refuses a block (text, named what) that uses a field of
+// v1model's standard metadata std other than those allowed.
+func stdFieldsOnly(text string, std *ir.Var, allowed []string, at diag.Span, what, why string) error {
+	st, ok := std.Type.(*ir.Struct)
+	if !ok {
+		return nil
+	}
+	for _, f := range st.Fields {
+		if !slices.Contains(allowed, f.Name) && strings.Contains(text, std.Name+"."+f.Name) {
+			if w := unmappedStd[f.Name]; w != "" {
+				why = w
 			}
+			return errorAt(at, "%s reads %s.%s: %s", what, std.Name, f.Name, why)
 		}
 	}
-	return text, nil
+	return nil
+}
+
+// parserStd is v1model's standard metadata where the parser uses it: the
+// parameter (nil when the parser does not use it). A Tofino parser has the
+// ingress port only.
+func (e *emitter) parserStd() (*ir.Var, error) {
+	p := e.parser
+	if len(p.Params) != 4 {
+		return nil, nil
+	}
+	var b strings.Builder
+	ir.NewPrinter(&b).Parser(p)
+	std := p.Params[3]
+	if !strings.Contains(b.String(), std.Name+".") {
+		return nil, nil
+	}
+	return std, stdFieldsOnly(b.String(), std, []string{"ingress_port"}, p.Span, "parser "+p.Name, "a Tofino parser has the ingress port only")
 }
 
 // unmappedStd says why a field of v1model's standard metadata has no
@@ -457,14 +485,17 @@ var bundled = map[string]bool{"standard_metadata_t": true, "CounterType": true, 
 // the port metadata first, then the program's states.
 func (e *emitter) ingressParser() {
 	intr := &ir.Var{Name: "ig_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "ingress_intrinsic_metadata_t"}, Dir: ir.DirOut}
-	e.programParser(e.parser.Name, intr, []ir.Expr{&ir.VarRef{Var: intr}}, &ir.VarRef{Var: &ir.Var{Name: "PORT_METADATA_SIZE"}}, true)
+	port := &ir.Member{X: &ir.VarRef{Var: intr}, Name: "ingress_port", T: &ir.Bits{Width: 9}}
+	e.programParser(e.parser.Name, intr, []ir.Expr{&ir.VarRef{Var: intr}}, &ir.VarRef{Var: &ir.Var{Name: "PORT_METADATA_SIZE"}}, port, true)
 }
 
 // programParser writes a TNA parser named name whose start state
 // extracts what extracts lists and skips advance bits (when not nil),
 // then runs the program's states (its start renamed; see parserStates,
-// which checksums tells to verify the checksums).
-func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance ir.Expr, checksums bool) {
+// which checksums tells to verify the checksums). When the program's
+// states use v1model's standard metadata, the parser keeps it as a local
+// that holds the ingress port, read from port.
+func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance, port ir.Expr, checksums bool) {
 	p := *e.parser
 	p.Name = name
 	pkt := p.Params[0]
@@ -486,6 +517,12 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 	}
 	if advance != nil {
 		start.Body = append(start.Body, call("advance", advance))
+	}
+	if std, _ := e.parserStd(); std != nil { // e.check refused the other fields
+		local := *std
+		local.Dir = ir.DirNone
+		p.Locals = append(slices.Clip(p.Locals), &local)
+		start.Body = append(start.Body, &ir.Assign{LHS: &ir.Member{X: &ir.VarRef{Var: &local}, Name: "ingress_port", T: port.Type()}, RHS: port})
 	}
 	p.States = []*ir.State{start}
 	for _, s := range e.parser.States {

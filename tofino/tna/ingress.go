@@ -77,7 +77,7 @@ func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables [
 		}
 		tables = append(tables, t)
 	}
-	for _, a := range c.Actions {
+	for _, a := range append(e.globalActions(c, tables), c.Actions...) {
 		if e.in.Graph(a.Name) != nil {
 			if !e.synthesizedApplied[a.Name] {
 				return nil, nil, nil, errorAt(a.Span, "action %s %s, so synthesis maps it onto ALUs, and no table applies it; the Tofino backend places such an action through its table (or a call of it alone in the apply block)", a.Name, synthesizedBecause(a))
@@ -94,6 +94,53 @@ func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables [
 	}
 	body, err = e.stmts(c.Body, "")
 	return tables, plain, body, err
+}
+
+// globalActions are the actions declared at the program's top level that
+// control c uses (its tables list them, its code calls them), first to
+// last: TNA's controls get a copy each, written before their own, since a
+// top-level action could not read the control's intrinsic metadata its
+// v1model calls become. NoAction is TNA's own.
+func (e *emitter) globalActions(c *ir.Control, tables []*ir.Table) []*ir.Action {
+	var used []*ir.Action
+	var use func(a *ir.Action)
+	calls := func(ss []ir.Stmt) {
+		eachStmt(ss, func(s ir.Stmt) {
+			if s, ok := s.(*ir.CallAction); ok {
+				use(s.Call.Action)
+			}
+		})
+	}
+	use = func(a *ir.Action) {
+		if a == nil || a.Name == "NoAction" || slices.Contains(used, a) || !slices.Contains(e.prog.Actions, a) || c.Action(a.Name) != nil {
+			return
+		}
+		used = append(used, a)
+		calls(a.Body) // an action may call another
+	}
+	for _, t := range tables {
+		for _, r := range t.Actions {
+			use(r.Action)
+		}
+		if t.Default != nil {
+			use(t.Default.Action)
+		}
+		for _, en := range t.Entries {
+			if en.Action != nil {
+				use(en.Action.Action)
+			}
+		}
+	}
+	calls(c.Body)
+	for _, a := range c.Actions {
+		calls(a.Body)
+	}
+	// In the order declared: one may call another declared before it, and
+	// the control's own actions may call any of them.
+	slices.SortFunc(used, func(a, b *ir.Action) int {
+		return slices.Index(e.prog.Actions, a) - slices.Index(e.prog.Actions, b)
+	})
+	return used
 }
 
 // controlHead writes a TNA control's signature (half is "ingress" or
