@@ -56,6 +56,17 @@ func (l *lowerer) unsupported(n diag.Spanned, format string, args ...any) {
 
 // ------------------------------------------------------------------ types
 
+// identifier is a type's name as a P4 (and C) identifier: a generic
+// struct's specialization, S<bit<8>>, is S_bit_8 in the IR, whose
+// programs the backends write out.
+func identifier(name string) string {
+	if !strings.ContainsAny(name, "<>, ") {
+		return name
+	}
+	r := strings.NewReplacer("<", "_", ">", "", ",", "_", " ", "")
+	return r.Replace(name)
+}
+
 func (l *lowerer) typ(t Type) ir.Type {
 	if it, ok := l.types[t]; ok {
 		return it
@@ -87,7 +98,7 @@ func (l *lowerer) typ(t Type) ir.Type {
 		out = e
 		l.prog.Types = append(l.prog.Types, e)
 	case *StructType:
-		s := &ir.Struct{Kind: ir.StructKind(t.Kind), Name: t.Name}
+		s := &ir.Struct{Kind: ir.StructKind(t.Kind), Name: identifier(t.Name)}
 		l.types[t] = s // before the fields, for recursive references
 		for _, f := range t.Fields {
 			s.Fields = append(s.Fields, &ir.Field{Name: f.Name, Type: l.typ(f.Type)})
