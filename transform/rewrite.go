@@ -142,11 +142,20 @@ func (r *rewriter) control(c *ir.Control) error {
 	return nil
 }
 
+// inApply says whether a statement is written in the apply block of the
+// control being rewritten. One inlined from a sub-control is written in
+// that control's text, once for all its applications: the rewrite edits
+// the text, so it leaves such a statement as it is.
+func (r *rewriter) inApply(st ir.Stmt) bool {
+	sp, apply := st.Span(), r.control_.ApplySpan
+	return sp.File == apply.File && sp.Start.Line >= apply.Start.Line && sp.End.Line <= apply.End.Line
+}
+
 // list rewrites the runs of if statements in a statement list, and looks
 // inside what it does not rewrite.
 func (r *rewriter) list(ss []ir.Stmt) error {
 	for i := 0; i < len(ss); {
-		if _, isIf := ss[i].(*ir.If); !isIf {
+		if _, isIf := ss[i].(*ir.If); !isIf || !r.inApply(ss[i]) {
 			if err := r.inside(ss[i]); err != nil {
 				return err
 			}
