@@ -30,10 +30,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/backends/xdp/kernel"
 	"github.com/p4hls/p4hls/frontend"
+	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/target"
 )
 
@@ -78,6 +80,11 @@ func (b Backend) Emit(ctx context.Context, c *backends.Compiled, opts backends.O
 		return nil, err
 	}
 	obj, err := Compile(ctx, src)
+	if errors.Is(err, errStackLimit) {
+		// The program's copies of its headers and metadata outgrow the
+		// stack the verifier allows: a limit of the target, not a bug.
+		return nil, backends.Errorf(c.Program.Pipeline[ir.V1Ingress].Control.Span, "the program needs more than the %d bytes of stack an XDP program may use (its headers, metadata and locals, copied where P4 copies them)", bpfStackBytes)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -160,11 +167,21 @@ func Compile(ctx context.Context, src string) ([]byte, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if strings.Contains(stderr.String(), "BPF stack limit") {
+			return nil, errStackLimit
+		}
 		// What p4hls wrote does not compile: p4hls's bug.
 		return nil, fmt.Errorf("%w: clang: %v\n%s", backends.ErrInternal, err, stderr.String())
 	}
 	return os.ReadFile(out)
 }
+
+// bpfStackBytes is the stack an eBPF program may use.
+const bpfStackBytes = 512
+
+// errStackLimit is clang finding that a program uses more stack than
+// bpfStackBytes.
+var errStackLimit = errors.New("the BPF stack limit is exceeded")
 
 // Instructions counts the eBPF instructions of the object's XDP section
 // (8 bytes each; a 64-bit immediate load counts twice, as the kernel
