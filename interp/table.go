@@ -125,8 +125,8 @@ type compiledTable struct {
 	actions map[*ir.Action]*compiledAction
 	bound   map[*ir.Action][]evalFn // directional arguments bound in the actions list
 	// back copies the out and inout ones back after the action ran.
-	back map[*ir.Action][]func(fr *frame)
-	state   *tableState
+	back  map[*ir.Action][]func(fr *frame)
+	state *tableState
 }
 
 func (s *scope) table(t *ir.Table) *compiledTable {
