@@ -76,10 +76,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	tables := fs.Int("tables", 120, "sweep: the generated switch program's `N` tables")
 	stages := fs.Int("stages", 0, "sweep: the target has `N` stages (default: Tofino's 12)")
 	var conf conformanceOptions
-	fs.StringVar(&conf.Root, "p4c", "", "conformance: the checkout of p4c, `DIR`, whose testdata and p4include are read")
+	fs.StringVar(&conf.Root, "p4c", "", "conformance, stf: the checkout of p4c, `DIR`, whose testdata and p4include are read")
 	fs.BoolVar(&conf.Bundled, "bundled", false, "conformance: include p4hls's bundled headers, not p4c's p4include")
-	fs.IntVar(&conf.Jobs, "j", defaultJobs(), "conformance: check `N` programs at once")
-	failures := fs.String("failures", "", "conformance: write the programs p4hls and p4c disagree on to `FILE`")
+	fs.IntVar(&conf.Jobs, "j", defaultJobs(), "conformance, stf: check `N` programs at once")
+	failures := fs.String("failures", "", "conformance: write the programs p4hls and p4c disagree on to `FILE`; stf: those that fail, and why")
+	stfTarget := fs.String("target", "", "stf: also compile for `TARGET` the programs whose test passes on the interpreter (Tofino: and run the test on the TNA program)")
 	packets := fs.Int("packets", 1_000_000, "sim: run `N` packets through each program (hxdp: 10,000 by default)")
 	var so benchServeOptions
 	fs.StringVar(&so.server, "server", "", "serve: load the server at `ADDR` (default: one started in this process)")
@@ -87,7 +88,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&so.soak, "soak", 0, "serve: then run `N` compiles in a loop and print goroutines, heap and solver contexts before and after")
 	fs.IntVar(&so.maxCompiles, "max-compiles", 2, "serve: the started server runs `N` compiles at once")
 	fs.IntVar(&so.maxQueue, "max-queue", 48, "serve: and lets `N` more wait")
-	want := operands{synopsis: "synth|transform|alloc|sweep|edit|copies|serve|xdp|hxdp|sim|growth|conformance", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth or conformance"}
+	want := operands{synopsis: "synth|transform|alloc|sweep|edit|copies|serve|xdp|hxdp|sim|growth|conformance|stf", min: 1, max: 1, none: "no benchmark: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth, conformance or stf"}
 	fs.Usage = func() { printHelp(stdout, fs, want) }
 	rest, code, done := parseArgs(ctx, fs, args, want, stderr)
 	if done {
@@ -114,6 +115,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			}
 		})
 		return benchConformance(ctx, conf, *jsonOut, *failures, stdout, stderr)
+	case "stf":
+		return benchSTF(ctx, stfBenchOptions{Root: conf.Root, Target: *stfTarget, Jobs: conf.Jobs, Timeout: *timeout}, *jsonOut, *failures, stdout, stderr)
 	case "serve":
 		so.corpus, so.jsonOut, so.results = *corpus, *jsonOut, store.NewMemory(store.DefaultMemoryBytes)
 		return benchServe(ctx, so, stdout, stderr)
@@ -142,7 +145,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return benchHXDP(ctx, *corpus, n, *jsonOut, stdout, stderr)
 	case "synth":
 	default:
-		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth or conformance", rest[0])
+		return usageError(stderr, "bench", "unknown benchmark %q: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth, conformance or stf", rest[0])
 	}
 	var results []benchResult
 	// Fixed columns rather than a tabwriter: each row prints as it ends.
