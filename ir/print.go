@@ -481,6 +481,9 @@ func Format(e Expr) string {
 	case *Const:
 		switch t := e.T.(type) {
 		case *Bits:
+			if t.Width == 0 { // P4 has no 0w0 literal
+				return "((bit<0>) 0)"
+			}
 			if t.Signed {
 				if e.Value.Sign() < 0 { // P4 writes a negative constant as a negation
 					return fmt.Sprintf("(-%ds%s)", t.Width, new(big.Int).Neg(e.Value))

@@ -16,6 +16,7 @@ func TestFormat(t *testing.T) {
 		want string
 	}{
 		{&Const{T: b8, Value: big.NewInt(5)}, "8w5"},
+		{&Const{T: &Bits{Width: 0}, Value: big.NewInt(0)}, "((bit<0>) 0)"},
 		{&Const{T: &Bits{Width: 4, Signed: true}, Value: big.NewInt(-1)}, "(-4s1)"},
 		{BoolConst(true, hdr.Span()), "true"},
 		{&Binary{Op: Add, X: a, Y: &Const{T: b8, Value: big.NewInt(1)}, T: b8}, "(hdr.a + 8w1)"},
