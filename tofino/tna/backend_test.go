@@ -148,6 +148,20 @@ func TestTofinoParserErrors(t *testing.T) {
 	})
 }
 
+// TestTofinoChecksumCondition: a verify_checksum whose condition asks more
+// than the header's validity (IPv4 without options, as programs often
+// check it) sets checksum_error only where the condition holds, as in
+// v1model; a condition without the header's validity is refused.
+func TestTofinoChecksumCondition(t *testing.T) {
+	const call = "verify_checksum(hdr.ipv4.isValid(),"
+	tofinoVariants(t, "checksum_verify.p4", nil, []tofinoVariant{
+		{"the header's fields", call, "verify_checksum(hdr.ipv4.isValid() && hdr.ipv4.ihl == 5,", "", "", ""},
+		{"the validity last", call, "verify_checksum(hdr.ipv4.ttl != 0 && hdr.ipv4.isValid(),", "", "", ""},
+		{"no validity", call, "verify_checksum(hdr.ipv4.ihl == 5,",
+			"checksum_verify.p4:31:9: verify_checksum((hdr.ipv4.ihl == 4w5)", "", ""},
+	})
+}
+
 // TestTofinoChecksum16: the ingress deparser computes a Checksum16 only
 // when it would see what the call saw.
 func TestTofinoChecksum16(t *testing.T) {
@@ -401,6 +415,8 @@ func TestTofinoRefuses(t *testing.T) {
 			"egress_bridge.p4:36:5: verify_checksum(hdr.ipv4.isValid(), {hdr.ethernet.etherType}, hdr.ipv4.hdrChecksum, HashAlgorithm.csum16): the Tofino backend writes verify_checksum(H.isValid(), { fields of H }, H.field, HashAlgorithm.csum16) only"},
 		{"a keyed table applied twice", "            routes.apply();", "            routes.apply();\n            routes.apply();",
 			"egress_bridge.p4:52:13: table routes is applied 2 times"},
+		{"a table applied in a loop", "            routes.apply();", "            for (bit<8> i = 0; i < hdr.ipv4.ttl; i = i + 1) { routes.apply(); }",
+			"egress_bridge.p4:52:13: the apply block applies table routes in a loop"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

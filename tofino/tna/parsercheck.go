@@ -23,11 +23,13 @@ import (
 //     cond goes on in a new state, or to a state that records E in the
 //     metadata (p4hls_parser_error) and accepts;
 //   - each verify_checksum(H.isValid(), {fields of H}, H.f, csum16) of the
-//     verify-checksum control becomes a Checksum unit that the state
-//     extracting H feeds (the fields, then the checksum) right after the
-//     extract, and whose verify() goes into the metadata (p4hls_ckN_ok);
+//     verify-checksum control (its condition H.isValid() && more, too)
+//     becomes a Checksum unit that the state extracting H feeds (the
+//     fields, then the checksum) right after the extract, and whose
+//     verify() goes into the metadata (p4hls_ckN_ok);
 //   - the ingress starts by setting v1model's parser_error and
-//     checksum_error from these and from parser_err's flags.
+//     checksum_error from these (where the call's condition holds) and
+//     from parser_err's flags.
 //
 // One case differs from v1model, as the hardware's does: a header whose
 // fields sum to 0xFFFF with a checksum field of 0xFFFF (negative zero)
@@ -45,7 +47,10 @@ const (
 // checksumCheck is one verify_checksum call of the verify-checksum
 // control, over header H.
 type checksumCheck struct {
-	header       ir.Expr   // H, rooted at the verify-checksum control's headers
+	header ir.Expr // H, rooted at the verify-checksum control's headers
+	// cond is the call's condition (H.isValid() and what else it asks),
+	// rooted at the verify-checksum control's parameters.
+	cond         ir.Expr
 	data         []ir.Expr // the fields summed, then the checksum field
 	unit, okFlag string    // the parser's Checksum unit; the metadata's bool
 }
@@ -68,14 +73,14 @@ func (e *emitter) planChecksums(c *ir.Control) error {
 
 func (e *emitter) checksumCheck(s ir.Stmt, i int) (*checksumCheck, error) {
 	refuse := func() (*checksumCheck, error) {
-		return nil, errorAt(s.Span(), "%s: the Tofino backend writes verify_checksum(H.isValid(), { fields of H }, H.field, HashAlgorithm.csum16) only (TNA verifies checksums in the parser state that extracts H)", stmtWithoutSemicolon(s))
+		return nil, errorAt(s.Span(), "%s: the Tofino backend writes verify_checksum(H.isValid() [&& ...], { fields of H }, H.field, HashAlgorithm.csum16) only (TNA verifies checksums in the parser state that extracts H)", stmtWithoutSemicolon(s))
 	}
 	cs, ok := s.(*ir.CallStmt)
 	if !ok || cs.Call.Callee.Extern != "verify_checksum" || len(cs.Call.Args) != 4 {
 		return refuse()
 	}
 	args := cs.Call.Args
-	valid, ok := args[0].Value.(*ir.IsValid)
+	valid, ok := validConjunct(args[0].Value)
 	list, isList := args[1].Value.(*ir.List)
 	algo, isEnum := args[3].Value.(*ir.EnumConst)
 	if !ok || !isList || !isEnum || algo.Member != "csum16" {
@@ -92,7 +97,27 @@ func (e *emitter) checksumCheck(s ir.Stmt, i int) (*checksumCheck, error) {
 	if e.extractingState(valid.X) == nil {
 		return nil, errorAt(s.Span(), "%s: no parser state extracts %s", stmtWithoutSemicolon(s), h)
 	}
-	return &checksumCheck{header: valid.X, data: fields, unit: fmt.Sprintf("p4hls_ck%d", i), okFlag: fmt.Sprintf("p4hls_ck%d_ok", i)}, nil
+	return &checksumCheck{header: valid.X, cond: args[0].Value, data: fields, unit: fmt.Sprintf("p4hls_ck%d", i), okFlag: fmt.Sprintf("p4hls_ck%d_ok", i)}, nil
+}
+
+// validConjunct finds H.isValid() among the operands of a condition's
+// top-level &&s (H.isValid() && H.ihl == 5, as IPv4's check is often
+// written). The parser sums H where it extracts it; the ingress, where H
+// has the values the verify-checksum control saw, tests the condition.
+func validConjunct(cond ir.Expr) (*ir.IsValid, bool) {
+	switch c := cond.(type) {
+	case *ir.IsValid:
+		return c, true
+	case *ir.Binary:
+		if c.Op != ir.LAnd {
+			return nil, false
+		}
+		if v, ok := validConjunct(c.X); ok {
+			return v, true
+		}
+		return validConjunct(c.Y)
+	}
+	return nil, false
 }
 
 // extractingState returns the parser state that extracts header h (the
@@ -299,8 +324,20 @@ func (e *emitter) ingressPrologue() []string {
 			fmt.Sprintf("if ((ig_prsr_md.parser_err & %s) != 16w0) { %s.parser_error = error.PacketTooShort; }", tofinoPartialHeader, std),
 			fmt.Sprintf("if ((ig_prsr_md.parser_err & %s) != 16w0) { %s.parser_error = error.NoMatch; }", tofinoNoMatch, std))
 	}
+	vc := e.prog.Pipeline[ir.V1VerifyChecksum].Control
 	for _, ck := range e.checksums {
-		out = append(out, fmt.Sprintf("if (%s.isValid() && !%s.%s) { %s.checksum_error = 1w1; }", ir.Format(reroot(ck.header, hdr)), meta.Name, ck.okFlag, std))
+		// The condition reads the verify-checksum control's headers and
+		// metadata: the ingress's, which start with the same values.
+		cond := renameRootFunc(ck.cond, func(r *ir.VarRef) ir.Expr {
+			switch r.Var {
+			case vc.Params[0]:
+				return &ir.VarRef{Pos: r.Pos, Var: hdr}
+			case vc.Params[1]:
+				return &ir.VarRef{Pos: r.Pos, Var: meta}
+			}
+			return r
+		})
+		out = append(out, fmt.Sprintf("if (%s && !%s.%s) { %s.checksum_error = 1w1; }", ir.Format(cond), meta.Name, ck.okFlag, std))
 	}
 	return out
 }
