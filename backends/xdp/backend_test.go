@@ -28,6 +28,7 @@ var refused = map[string]string{
 	"custom_arch":     `custom_arch.p4:\d+:\d+: the xdp target takes v1model programs`,
 	"l2_learning":     `l2_learning.p4:23:9: digest is not supported`,
 	"parser_forms":    `parser_forms.p4:40:21: hdr.u.next cannot be written by the xdp target`,
+	"parser_locals":   `parser_locals.p4:15:1: values of type bit<0> are not supported by the xdp target`,
 	"random_clone":    `random_clone.p4:24:13: clone is not supported by the xdp target: XDP cannot copy a packet`,
 }
 

@@ -546,9 +546,52 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 	}
 	states, units := e.parserStates(p.States[1:], &hdr, &meta, checksums)
 	p.States = append(p.States[:1], states...)
+	p.Locals = stateLocals(p.States, p.Locals)
 	p.Instances = append(append([]*ir.Instance(nil), p.Instances...), units...)
 	e.pr.Parser(&p)
 	e.out.WriteString("\n")
+}
+
+// stateLocals makes the variables the parser's states declare locals of
+// the parser, their declarations assignments: parserStates splits a state
+// at a verify, and a variable declared before it is read after. It
+// returns the parser's locals; a name two states declare with two types
+// stays declared in its states.
+func stateLocals(states []*ir.State, locals []*ir.Var) []*ir.Var {
+	types := map[string]ir.Type{}
+	clash := map[string]bool{}
+	for _, v := range locals {
+		types[v.Name] = v.Type
+	}
+	for _, st := range states {
+		for _, s := range st.Body {
+			if d, ok := s.(*ir.Declare); ok {
+				if t, seen := types[d.Var.Name]; seen && t.String() != d.Var.Type.String() {
+					clash[d.Var.Name] = true
+				}
+				types[d.Var.Name] = d.Var.Type
+			}
+		}
+	}
+	out := slices.Clip(locals)
+	for _, st := range states { // the states are the emitter's copies; their bodies are the program's
+		var body []ir.Stmt
+		for _, s := range st.Body {
+			d, ok := s.(*ir.Declare)
+			if !ok || clash[d.Var.Name] {
+				body = append(body, s)
+				continue
+			}
+			if !slices.ContainsFunc(out, func(v *ir.Var) bool { return v.Name == d.Var.Name }) {
+				out = append(out, d.Var)
+			}
+			if d.Init != nil {
+				body = append(body, &ir.Assign{Pos: d.Pos, LHS: &ir.VarRef{Pos: d.Pos, Var: d.Var}, RHS: d.Init})
+			}
+		}
+		st.Body = body
+	}
+	return out
 }
 
 // deparserBlock writes the deparser of half ("ingress" or "egress"),

@@ -96,6 +96,28 @@ func (e *emitter) controlParts(c *ir.Control, nodes []*transform.Node) (tables [
 	return tables, plain, body, err
 }
 
+// tableIn names a table the statements apply, or is "".
+func tableIn(ss []ir.Stmt) string {
+	name := ""
+	eachStmt(ss, func(s ir.Stmt) {
+		switch s := s.(type) {
+		case *ir.ApplyTable:
+			name = s.Table.Name
+		case *ir.SwitchAction:
+			name = s.Table.Name
+		case *ir.If: // if (t.apply().hit), as the frontend leaves every hit test
+			c := s.Cond
+			if u, ok := c.(*ir.Unary); ok && u.Op == ir.LNot {
+				c = u.X
+			}
+			if h, ok := c.(*ir.TableHit); ok {
+				name = h.Table.Name
+			}
+		}
+	})
+	return name
+}
+
 // globalActions are the actions declared at the program's top level that
 // control c uses (its tables list them, its code calls them), first to
 // last: TNA's controls get a copy each, written before their own, since a
@@ -880,6 +902,11 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			c := *s
 			c.Init = unionValid(s.Init)
 			out = append(out, &c)
+		case *ir.For:
+			if t := tableIn(s.Body); t != "" {
+				return nil, errorAt(s.Span(), "%s applies table %s in a loop: a Tofino pipeline applies a table once per packet, in its stage", where, t)
+			}
+			out = append(out, s)
 		default:
 			out = append(out, s)
 		}
