@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -12,7 +13,8 @@ import (
 // actions, tables and extern instances join the enclosing block's under the
 // instance's name as a prefix (c1_t for table t of instance c1), its
 // parameters become variables copied in before and out after (or stand for
-// their argument, when they are extern objects or constructor parameters),
+// their argument, when they are extern objects or constructor parameters,
+// or inout ones whose argument the block may use in place),
 // and a sub-parser's states join the parser's, the applying state split in
 // two around them.
 
@@ -242,21 +244,25 @@ func orderArgs(params []*Param, args []*Arg) []*Arg {
 
 // bindParams passes a call's arguments to the parameters of an inlined
 // block: an extern object (or a parameter without direction) stands for
-// its argument; the others become variables of the enclosing block, copied
-// in before the block runs (in, inout) and out after (out, inout).
-// Arguments are lowered in l's scope, the parameters' variables made in
-// child's.
+// its argument, and so does an inout parameter whose argument may be read
+// and written in place (inPlace); the others become variables of the
+// enclosing block, copied in before the block runs (in, inout) and out
+// after (out, inout). Arguments are lowered in l's scope, the parameters'
+// variables made in child's.
 func (l *lowerer) bindParams(child *lowerer, params []*Param, args []*Arg, sp ir.Pos) (pre, post []ir.Stmt) {
 	ordered := orderArgs(params, args)
+	lowered := make([]ir.Expr, len(params))
 	for i, p := range params {
-		a := ordered[i]
-		var arg ir.Expr
-		if a != nil && a.Value != nil {
-			arg = l.expr(a.Value)
+		if a := ordered[i]; a != nil && a.Value != nil {
+			lowered[i] = l.expr(a.Value)
 		} else if a == nil && p.Default != nil {
-			arg = l.expr(p.Default)
+			lowered[i] = l.expr(p.Default)
 		}
-		if _, isObj := l.c.TypeOf[p.Type].(*ObjectType); isObj || p.Dir == DirNone {
+	}
+	for i, p := range params {
+		arg := lowered[i]
+		delete(child.scope.bound, p) // an earlier application's
+		if _, isObj := l.c.TypeOf[p.Type].(*ObjectType); isObj || p.Dir == DirNone || p.Dir == DirInOut && inPlace(i, params, lowered) {
 			if arg != nil {
 				child.scope.bound[p] = arg
 			}
@@ -283,6 +289,54 @@ func (l *lowerer) bindParams(child *lowerer, params []*Param, args []*Arg, sp ir
 		}
 	}
 	return pre, post
+}
+
+// inPlace says whether inout parameter i may stand for its argument
+// instead of a copy: the argument is a path whose place the block cannot
+// move (no index but a constant), and no other argument the block writes
+// overlaps it, so writing in place ends as the copy out would. A block
+// that takes the headers or the standard metadata inout, as most
+// sub-controls do, would otherwise copy all of them in and out, and every
+// later statement would depend on the copies.
+func inPlace(i int, params []*Param, args []ir.Expr) bool {
+	if args[i] == nil || !fixedPath(args[i]) {
+		return false
+	}
+	at := ir.Format(args[i])
+	for j, p := range params {
+		if j == i || args[j] == nil || p.Dir != DirOut && p.Dir != DirInOut {
+			continue
+		}
+		other := ir.Format(args[j])
+		if overlaps(at, other) {
+			return false
+		}
+	}
+	return true
+}
+
+// fixedPath says whether x is a variable, or a field or constant-index
+// element of one.
+func fixedPath(x ir.Expr) bool {
+	switch x := x.(type) {
+	case *ir.VarRef:
+		return true
+	case *ir.Member:
+		return fixedPath(x.X)
+	case *ir.StackElem:
+		_, constant := x.Index.(*ir.Const)
+		return constant && fixedPath(x.X)
+	}
+	return false
+}
+
+// overlaps says whether two paths (as ir.Format prints them) share
+// storage: one is the other or inside it.
+func overlaps(a, b string) bool {
+	inside := func(x, y string) bool {
+		return strings.HasPrefix(x, y) && (len(x) == len(y) || x[len(y)] == '.' || x[len(y)] == '[')
+	}
+	return inside(a, b) || inside(b, a)
 }
 
 // applyControl inlines the application of a sub-control.
