@@ -144,7 +144,8 @@ func compile1(ctx context.Context, req Request, progress Progress) (*Result, err
 	}
 	// Synthesis reads the program as written: phase 1 rewrites apply
 	// blocks and never an action, so the actions are the same, and their
-	// spans point into the user's file.
+	// spans point into the user's file; it adds the actions phase 1 made
+	// that use registers, where the target needs them synthesized.
 	if c.target.Processor {
 		// A processor runs the actions as code: nothing to synthesize or
 		// place, and its backend checks its own output (--verify).
@@ -244,7 +245,7 @@ func (c *compile) load(ctx context.Context) error {
 // that uses a register outside one, onto the target's ALUs.
 func (c *compile) synthesize(ctx context.Context) error {
 	res := c.res
-	for _, a := range res.Program.SynthesizedActions() {
+	for _, a := range c.synthesizedActions() {
 		c.progress("synth", "action "+a.Name)
 		start := time.Now()
 		tx, err := synth.PreprocessWith(a, synth.PreprocessOptions{NoSimplify: c.req.NoPreprocess})
@@ -277,6 +278,27 @@ func (c *compile) synthesize(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// synthesizedActions are the actions synthesis maps: the program's as
+// written, then, for a target that runs registers in actions only, those
+// phase 1 made of apply-block code that uses a register (an if-else
+// chain's branches become actions of its table).
+func (c *compile) synthesizedActions() []*ir.Action {
+	out := c.res.Program.SynthesizedActions()
+	if !c.target.RegistersInActions || c.res.TransformedProgram == nil || c.res.TransformedProgram == c.res.Program {
+		return out
+	}
+	written := map[string]bool{}
+	for _, a := range out {
+		written[a.Name] = true
+	}
+	for _, a := range c.res.TransformedProgram.SynthesizedActions() {
+		if !written[a.Name] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // width is the ALUs' word width.

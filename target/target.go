@@ -102,6 +102,11 @@ type Target struct {
 	// or conditions folded into keys, decide whether a table runs. Phase 1
 	// then leaves if statements whose branches apply tables as written.
 	NoNextTables bool
+	// RegistersInActions says the target runs a register's accesses only
+	// in the stateful ALU of an action (Tofino's RegisterActions): the
+	// actions phase 1 makes of apply-block code that uses a register are
+	// synthesized too, where other targets run that code as statements.
+	RegistersInActions bool
 	// Processor marks a target that runs the program as instructions on a
 	// processor (a CPU or a NIC's cores) rather than on a pipeline of ALUs
 	// and stages: synthesis and allocation, which map actions onto ALUs

@@ -40,5 +40,7 @@ func Target() *target.Target {
 		Grammars:    grammars(),
 		Stateful:    "stateful",
 		Stateless:   "stateless",
+		// A TNA program reaches a Register through a RegisterAction only.
+		RegistersInActions: true,
 	}
 }

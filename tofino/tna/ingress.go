@@ -228,14 +228,21 @@ func (e *emitter) register(inst *ir.Instance) error {
 	if len(inst.Args) > 0 {
 		size = ir.Format(inst.Args[0])
 	}
-	e.registerOf[inst.Name] = inst.Type.Args[0].String()
+	// A narrower register is a 32-bit one: synthesis proves that what a
+	// stateful ALU stores is the value the program's N bits hold, so its
+	// cells only ever hold such values, as the pairs' halves do.
+	elem := inst.Type.Args[0].String()
+	if b, ok := inst.Type.Args[0].(*ir.Bits); ok && !b.Signed && b.Width <= 32 {
+		elem = "bit<32>"
+	}
+	e.registerOf[inst.Name] = elem
 	if pr, ok := e.pairs[inst.Name]; ok {
 		if pr.lo == inst.Name { // declared once, for its low half
 			e.decls = append(e.decls, fmt.Sprintf("    Register<p4hls_pair_t, %s>(%s) %s;\n", indexType(inst), size, pr.name()))
 		}
 		return nil
 	}
-	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", inst.Type.Args[0], indexType(inst), size, inst.Name))
+	e.decls = append(e.decls, fmt.Sprintf("    Register<%s, %s>(%s) %s;\n", elem, indexType(inst), size, inst.Name))
 	return nil
 }
 
@@ -532,7 +539,7 @@ func (ac *actionCode) storage(alu *synth.ALU) (storage, error) {
 	}
 	reg := used[0].Register
 	if w := ac.e.registerOf[reg.Name]; w != "bit<32>" {
-		return st, errorAt(reg.Span, "register %s holds %s; the Tofino backend writes 32-bit registers", reg.Name, w)
+		return st, errorAt(reg.Span, "register %s holds %s; the Tofino backend writes registers of up to 32 bits, unsigned", reg.Name, w)
 	}
 	st = storage{reg: reg.Name, valueType: "bit<32>", index: used[0], indexType: indexType(reg)}
 	for _, c := range alu.State {
@@ -644,6 +651,17 @@ func (ac *actionCode) operand(op synth.Operand, s int) (string, error) {
 	return f, nil
 }
 
+// controlLocal says whether v is a variable of the control being written
+// (a local of the TNA control too, which its actions read and write as
+// they do a field).
+func (ac *actionCode) controlLocal(v *ir.Var) bool {
+	c := ac.e.ingress
+	if ac.e.egressWritten {
+		c = ac.e.egress
+	}
+	return slices.Contains(c.Locals, v)
+}
+
 // field names a field the action reads in stage s: its data is a local
 // after the first stage.
 func (ac *actionCode) field(f ir.Expr, s int) (string, error) {
@@ -658,6 +676,9 @@ func (ac *actionCode) field(f ir.Expr, s int) (string, error) {
 				}
 				return fmt.Sprintf("%sd%d", ac.prefix, i), nil
 			}
+		}
+		if ac.controlLocal(v.Var) {
+			return v.Var.Name, nil
 		}
 		return "", errorAt(f.Span(), "action %s: %s is neither a field nor the action's data", ac.a.Name, ir.Format(f))
 	}
@@ -740,7 +761,7 @@ func (ac *actionCode) stage(s int, aluStages []int, last, multi bool) (string, e
 			return "", err
 		}
 		dst := g.Fields[w.Field]
-		if _, ok := dst.(*ir.VarRef); ok {
+		if r, ok := dst.(*ir.VarRef); ok && !ac.controlLocal(r.Var) {
 			return "", errorAt(dst.Span(), "action %s writes its data %s", ac.a.Name, ir.Format(dst))
 		}
 		fmt.Fprintf(&b, "        %s = (%s) %s;\n", ir.Format(dst), dst.Type(), v)
