@@ -80,6 +80,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.BoolVar(&conf.Bundled, "bundled", false, "conformance: include p4hls's bundled headers, not p4c's p4include")
 	fs.IntVar(&conf.Jobs, "j", defaultJobs(), "conformance, stf: check `N` programs at once")
 	failures := fs.String("failures", "", "conformance: write the programs p4hls and p4c disagree on to `FILE`; stf: those that fail, and why")
+	programs := fs.String("programs", "", "stf: instead of p4c's samples, every v1model program under `DIR`, with an .stf next to it or not")
 	stfTarget := fs.String("target", "", "stf: also compile for `TARGET` the programs whose test passes on the interpreter (Tofino: and run the test on the TNA program)")
 	packets := fs.Int("packets", 1_000_000, "sim: run `N` packets through each program (hxdp: 10,000 by default)")
 	var so benchServeOptions
@@ -116,7 +117,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		})
 		return benchConformance(ctx, conf, *jsonOut, *failures, stdout, stderr)
 	case "stf":
-		return benchSTF(ctx, stfBenchOptions{Root: conf.Root, Target: *stfTarget, Jobs: conf.Jobs, Timeout: *timeout}, *jsonOut, *failures, stdout, stderr)
+		return benchSTF(ctx, stfBenchOptions{Root: conf.Root, Programs: *programs, Target: *stfTarget, Jobs: conf.Jobs, Timeout: *timeout}, *jsonOut, *failures, stdout, stderr)
 	case "serve":
 		so.corpus, so.jsonOut, so.results = *corpus, *jsonOut, store.NewMemory(store.DefaultMemoryBytes)
 		return benchServe(ctx, so, stdout, stderr)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,15 +26,19 @@ import (
 // .stf next to it, on the interpreter; then, for a target, it compiles the
 // programs whose test passes and, for Tofino, runs the test again on the
 // TNA program written. It counts what a user bringing such programs
-// meets: tests passed, refusals (with reasons), internal errors.
+// meets: tests passed, refusals (with reasons), internal errors. With
+// --programs DIR instead, it takes every v1model program under DIR (the
+// checkouts of others' programs), with a test or not: one without
+// compiles as one whose test passes.
 
 // stfOutcome is how one program fared.
 type stfOutcome struct {
 	Path string `json:"path"` // relative to the checkout
-	// Interp is "pass", "mismatch" or "error" (the interpreter or the
-	// frontend refused the program or the test).
+	// Interp is "pass", "mismatch", "error" (the interpreter or the
+	// frontend refused the program or the test) or "no test".
 	Interp string `json:"interp"`
-	// Compile is "", "ok", "refused" or "internal error"; Output is the
+	// Compile is "", "ok", "does not check" (the frontend's errors),
+	// "refused" or "internal error"; Output is the
 	// test on the target's output: "", "pass", "mismatch" or "error".
 	Compile string  `json:"compile,omitempty"`
 	Output  string  `json:"output,omitempty"`
@@ -41,10 +48,11 @@ type stfOutcome struct {
 
 // stfBenchOptions configure a run.
 type stfBenchOptions struct {
-	Root    string // the p4c checkout
-	Target  string // "" for the interpreter only
-	Jobs    int
-	Timeout time.Duration // per compile
+	Root     string // the p4c checkout
+	Programs string // or a folder of programs, tests or not
+	Target   string // "" for the interpreter only
+	Jobs     int
+	Timeout  time.Duration // per compile
 }
 
 // stfCorpus lists the v1model programs of p4c's samples that have a
@@ -67,6 +75,27 @@ func stfCorpus(root string) ([]string, error) {
 		return nil, fmt.Errorf("no v1model programs with an .stf under %s/testdata/p4_16_samples", root)
 	}
 	return out, nil
+}
+
+// programsCorpus lists the v1model programs under dir: files that
+// include v1model.p4 (directly or not) and instantiate a V1Switch, in path
+// order. Others are included files or programs of other architectures.
+func programsCorpus(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".p4") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err == nil && bytes.Contains(src, []byte("V1Switch")) && programArch(path, src) == "v1model" {
+			out = append(out, path)
+		}
+		return nil
+	})
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("no v1model programs under %s", dir)
+	}
+	return out, err
 }
 
 // runSTFBench runs every program, o.Jobs at once, and returns the
@@ -100,7 +129,7 @@ func runSTFBench(ctx context.Context, files []string, o stfBenchOptions) []stfOu
 // output. A panic is an internal error, not the end of the bench.
 func stfProgram(ctx context.Context, file string, o stfBenchOptions) (res stfOutcome) {
 	start := time.Now()
-	res.Path, _ = filepath.Rel(o.Root, file)
+	res.Path, _ = filepath.Rel(cmp.Or(o.Programs, o.Root), file)
 	defer func() {
 		if r := recover(); r != nil {
 			res.Why = fmt.Sprint("panic: ", r)
@@ -112,15 +141,23 @@ func stfProgram(ctx context.Context, file string, o stfBenchOptions) (res stfOut
 		}
 		res.Seconds = time.Since(start).Seconds()
 	}()
+	// p4c's samples include p4c's headers; others' programs their own
+	// files, next to them, and p4hls's bundled headers.
 	opts := frontend.Options{IncludeDirs: []string{filepath.Join(o.Root, "p4include")}}
+	if o.Programs != "" {
+		opts.IncludeDirs = []string{filepath.Dir(file)}
+	}
 	stf := strings.TrimSuffix(file, ".p4") + ".stf"
 	src, err := os.ReadFile(file)
 	if err != nil {
 		res.Interp, res.Why = "error", err.Error()
 		return res
 	}
-	res.Interp, res.Why = runTestOn(ctx, file, src, stf, opts)
-	if res.Interp != "pass" || o.Target == "" {
+	res.Interp = "no test"
+	if _, err := os.Stat(stf); err == nil || o.Programs == "" {
+		res.Interp, res.Why = runTestOn(ctx, file, src, stf, opts)
+	}
+	if res.Interp != "pass" && res.Interp != "no test" || o.Target == "" {
 		return res
 	}
 	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
@@ -129,7 +166,10 @@ func stfProgram(ctx context.Context, file string, o stfBenchOptions) (res stfOut
 	switch driver.StatusOf(err) {
 	case report.OK:
 		res.Compile = "ok"
-	case report.DoesNotFit, report.ProgramError, report.Timeout, report.MemoryLimit:
+	case report.ProgramError:
+		res.Compile, res.Why = "does not check", firstReason(cres, err)
+		return res
+	case report.DoesNotFit, report.Timeout, report.MemoryLimit:
 		res.Compile, res.Why = "refused", firstReason(cres, err)
 		return res
 	default:
@@ -138,7 +178,7 @@ func stfProgram(ctx context.Context, file string, o stfBenchOptions) (res stfOut
 	}
 	// Tofino's output is a P4 program the interpreter runs too.
 	for _, a := range cres.Artifacts {
-		if a.Name == "tofino.p4" {
+		if a.Name == "tofino.p4" && res.Interp == "pass" {
 			res.Output, res.Why = runTestOn(ctx, a.Name, a.Data, stf, frontend.Options{})
 		}
 	}
@@ -194,10 +234,12 @@ func firstReason(res *driver.Result, err error) string {
 // stfCounts are a run's totals.
 type stfCounts struct {
 	Programs       int `json:"programs"`
+	NoTest         int `json:"no_test"`
 	InterpPass     int `json:"interp_pass"`
 	InterpMismatch int `json:"interp_mismatch"`
 	InterpError    int `json:"interp_not_run"`
 	Compiled       int `json:"compiled"`
+	Unchecked      int `json:"does_not_check"`
 	Refused        int `json:"refused"`
 	Internal       int `json:"internal_errors"`
 	OutputPass     int `json:"output_pass"`
@@ -213,12 +255,16 @@ func countSTF(outs []stfOutcome) stfCounts {
 			c.InterpPass++
 		case "mismatch":
 			c.InterpMismatch++
+		case "no test":
+			c.NoTest++
 		default:
 			c.InterpError++
 		}
 		switch o.Compile {
 		case "ok":
 			c.Compiled++
+		case "does not check":
+			c.Unchecked++
 		case "refused":
 			c.Refused++
 		case "internal error":
@@ -237,12 +283,16 @@ func countSTF(outs []stfOutcome) stfCounts {
 }
 
 func printSTFBench(w io.Writer, o stfBenchOptions, c stfCounts, wall time.Duration) {
-	fmt.Fprintf(w, "%d v1model programs of %s with a packet test (%.1f s)\n", c.Programs, o.Root, wall.Seconds())
+	if o.Programs != "" {
+		fmt.Fprintf(w, "%d v1model programs under %s, %d with a packet test (%.1f s)\n", c.Programs, o.Programs, c.Programs-c.NoTest, wall.Seconds())
+	} else {
+		fmt.Fprintf(w, "%d v1model programs of %s with a packet test (%.1f s)\n", c.Programs, o.Root, wall.Seconds())
+	}
 	fmt.Fprintf(w, "interpreter: %d pass, %d mismatch, %d not run (refused or unsupported)\n", c.InterpPass, c.InterpMismatch, c.InterpError)
 	if o.Target == "" {
 		return
 	}
-	fmt.Fprintf(w, "%s, of the %d that pass: %d compiled, %d refused, %d internal errors\n", o.Target, c.InterpPass, c.Compiled, c.Refused, c.Internal)
+	fmt.Fprintf(w, "%s, of the %d that pass or have no test: %d do not check, %d compiled, %d refused, %d internal errors\n", o.Target, c.InterpPass+c.NoTest, c.Unchecked, c.Compiled, c.Refused, c.Internal)
 	if c.OutputPass+c.OutputMismatch+c.OutputError > 0 {
 		fmt.Fprintf(w, "%s output: %d pass, %d mismatch, %d not run\n", o.Target, c.OutputPass, c.OutputMismatch, c.OutputError)
 	}
@@ -251,7 +301,7 @@ func printSTFBench(w io.Writer, o stfBenchOptions, c stfCounts, wall time.Durati
 // printSTFFailures lists the programs that did not pass, and why.
 func printSTFFailures(w io.Writer, outs []stfOutcome) {
 	for _, o := range outs {
-		if o.Interp == "pass" && (o.Compile == "" || o.Compile == "ok") && (o.Output == "" || o.Output == "pass") {
+		if (o.Interp == "pass" || o.Interp == "no test") && (o.Compile == "" || o.Compile == "ok") && (o.Output == "" || o.Output == "pass") {
 			continue
 		}
 		stage := "interpreter " + o.Interp
@@ -266,13 +316,17 @@ func printSTFFailures(w io.Writer, outs []stfOutcome) {
 }
 
 func benchSTF(ctx context.Context, o stfBenchOptions, jsonOut, failures string, stdout, stderr io.Writer) int {
-	if o.Root == "" {
-		return usageError(stderr, "bench", "stf needs --p4c DIR, a checkout of p4c")
+	if (o.Root == "") == (o.Programs == "") {
+		return usageError(stderr, "bench", "stf needs --p4c DIR, a checkout of p4c, or --programs DIR, a folder of programs")
 	}
 	if o.Target != "" && !slices.Contains(driver.Registry().Names(), o.Target) {
 		return usageError(stderr, "bench", "--target %s: the targets are %s", o.Target, strings.Join(driver.Registry().Names(), ", "))
 	}
-	files, err := stfCorpus(o.Root)
+	list := stfCorpus
+	if o.Programs != "" {
+		list = programsCorpus
+	}
+	files, err := list(cmp.Or(o.Programs, o.Root))
 	if err != nil {
 		fmt.Fprintf(stderr, "p4hls: %v\n", err)
 		return exitUserErr

@@ -74,3 +74,42 @@ func TestSTFBench(t *testing.T) {
 		t.Errorf("the failures list:\n%s", b.String())
 	}
 }
+
+// TestProgramsBench runs the bench over a folder of programs, as one
+// brings others' checkouts: with a test or without, or not checking; an
+// included file and a program of another architecture are none of them.
+func TestProgramsBench(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, ext := range []string{".p4", ".stf"} {
+		text, err := os.ReadFile(filepath.Join(corpus, "ok", "lpm_entries"+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["a/tested"+ext] = string(text)
+	}
+	files["b/untested.p4"] = files["a/tested.p4"]
+	files["b/broken.p4"] = strings.Replace(files["a/tested.p4"], "apply { route.apply(); }", "apply { nosuch.apply(); }", 1)
+	files["b/inc.p4"] = "const bit<8> K = 1;\n"
+	files["c/other.p4"] = "#include <core.p4>\ncontrol C() { apply { } }\n"
+	writeFiles(t, dir, files)
+	progs, err := programsCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progs) != 3 {
+		t.Fatalf("got %v, want the 3 v1model programs", progs)
+	}
+	outs := runSTFBench(context.Background(), progs, stfBenchOptions{Programs: dir, Target: "tofino", Jobs: 2, Timeout: time.Minute})
+	want := map[string]stfOutcome{
+		"a/tested.p4":   {Interp: "pass", Compile: "ok", Output: "pass"},
+		"b/untested.p4": {Interp: "no test", Compile: "ok"},
+		"b/broken.p4":   {Interp: "no test", Compile: "does not check"},
+	}
+	for _, o := range outs {
+		w := want[o.Path]
+		if o.Interp != w.Interp || o.Compile != w.Compile || o.Output != w.Output {
+			t.Errorf("%s: got %s/%s/%s (%s), want %s/%s/%s", o.Path, o.Interp, o.Compile, o.Output, o.Why, w.Interp, w.Compile, w.Output)
+		}
+	}
+}

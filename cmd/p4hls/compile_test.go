@@ -100,7 +100,7 @@ func TestCompileFailures(t *testing.T) {
 }
 
 func TestBenchUsage(t *testing.T) {
-	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth or conformance\nrun 'p4hls bench --help' for usage\n"
+	want := "p4hls bench: unknown benchmark \"tables\": want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth, conformance or stf\nrun 'p4hls bench --help' for usage\n"
 	if code, _, stderr := runCLI("bench", "tables"); code != exitUsage || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}

@@ -188,7 +188,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sim", "a.p4"}, "p4hls sim: want PROGRAM.p4 TEST.stf, got 1: a.p4", "sim"},
 		{[]string{"sim"}, "p4hls sim: want PROGRAM.p4 TEST.stf, got none", "sim"},
 		{[]string{"sim", "--target", "fpga", "a", "b.stf"}, "p4hls sim: --target fpga: the targets sim runs on are: menshen, xdp", "sim"},
-		{[]string{"bench"}, "p4hls bench: no benchmark: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth or conformance", "bench"},
+		{[]string{"bench"}, "p4hls bench: no benchmark: want synth, transform, alloc, sweep, edit, copies, serve, xdp, hxdp, sim, growth, conformance or stf", "bench"},
 		{[]string{"version", "now"}, "p4hls version: want no arguments, got 1: now", "version"},
 		{[]string{"help", "frobnicate"}, `p4hls help: unknown command "frobnicate"`, "help"},
 		{[]string{"help", "check", "sim"}, "p4hls help: want at most one COMMAND, got 2: check sim", "help"},
