@@ -226,6 +226,10 @@ func (Backend) Verify(ctx context.Context, c *backends.Compiled, out *backends.O
 	}
 	d, err := kernel.Diff(c.Program, obj, layout, 1, packets)
 	switch {
+	case errors.Is(err, kernel.ErrTooComplex):
+		// A limit of the target, as the stack is: the program's loops
+		// over header stacks and its branches make too many paths.
+		return backends.Errorf(c.Program.Pipeline[ir.V1Parser].Parser.Span, "%v", kernel.ErrTooComplex)
 	case err != nil:
 		return fmt.Errorf("%w: %w", backends.ErrInternal, err)
 	case d != nil:

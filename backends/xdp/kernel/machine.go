@@ -19,6 +19,10 @@ import (
 // programs for want of privilege (not root, or unprivileged BPF off).
 var ErrPermission = errors.New("the kernel refuses BPF to this process (run as root)")
 
+// ErrTooComplex is wrapped when the verifier gives up on a program: it
+// follows at most a million instructions over all of its paths.
+var ErrTooComplex = errors.New("the kernel's verifier gives up on the program: its paths take more than the million instructions it follows")
+
 // Machine is a loaded prog.o with its maps: the kernel as an
 // interp.Target. Its methods may be called from several goroutines at once
 // (each is a system call), except that table changes must not race.
@@ -49,6 +53,9 @@ func Load(obj []byte, layout Layout, prog *ir.Program) (*Machine, error) {
 		}
 		var ve *ebpf.VerifierError
 		if errors.As(err, &ve) {
+			if errors.Is(err, syscall.E2BIG) {
+				return nil, fmt.Errorf("%w: %v", ErrTooComplex, ve)
+			}
 			return nil, fmt.Errorf("the verifier rejects %s: %+v", ObjectFile, ve)
 		}
 		return nil, fmt.Errorf("loading %s: %w", ObjectFile, err)
