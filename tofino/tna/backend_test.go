@@ -162,6 +162,44 @@ func TestTofinoChecksumCondition(t *testing.T) {
 	})
 }
 
+// TestTofinoBridgedEnum: a serializable enum in the metadata the egress
+// reads crosses in the bridge as its bits.
+func TestTofinoBridgedEnum(t *testing.T) {
+	withEnum := func(src string) string {
+		return strings.Replace(src, "struct route_t {", "enum bit<4> Cls_t { Best = 0, Gold = 8 }\nstruct route_t {", 1)
+	}
+	tofinoVariants(t, "egress_bridge.p4", withEnum, []tofinoVariant{
+		{"a class as an enum", "    bit<4> cls;", "    Cls_t cls;", "",
+			"meta.route.cls = hdr.ipv4.diffserv[7:4];", "meta.route.cls = (Cls_t) hdr.ipv4.diffserv[7:4];"},
+	})
+}
+
+// TestTofinoUnemittedHeader: a header the parser extracts and the
+// deparser does not emit (a CPU's header between Ethernet and IPv4,
+// stripped by the ingress) is left
+// out of the egress parser, which re-parses the packet the ingress wrote;
+// the ingress may invalidate it. The egress using it, or a transition
+// selecting on it, is refused.
+func TestTofinoUnemittedHeader(t *testing.T) {
+	withCPU := func(src string) string {
+		src = strings.Replace(src, "struct headers { ethernet_t ethernet; ipv4_t ipv4; }",
+			"header cpu_t { bit<8> reason; }\nstruct headers { cpu_t cpu; ethernet_t ethernet; ipv4_t ipv4; }", 1)
+		return strings.Replace(src, "transition select(hdr.ethernet.etherType) { 0x0800: ipv4; default: accept; }\n    }",
+			"transition select(hdr.ethernet.etherType) { 0x0800: ipv4; 0x9000: cpu; default: accept; }\n    }\n"+
+				"    state cpu { pkt.extract(hdr.cpu); transition ipv4; }", 1)
+	}
+	const apply = "        if (hdr.ipv4.isValid()) {\n            routes.apply();"
+	const egress = "        if (sm.egress_port == sm.ingress_port) {"
+	tofinoVariants(t, "egress_bridge.p4", withCPU, []tofinoVariant{
+		{"stripped", apply, "        hdr.cpu.setInvalid();\n" + apply, "", "", ""},
+		{"used by the egress", egress, "        hdr.ipv4.ttl = hdr.cpu.reason;\n" + egress,
+			"the deparser does not emit hdr.cpu, which the parser extracts and control MyEgress uses", "", ""},
+		{"selected on", "state cpu { pkt.extract(hdr.cpu); transition ipv4; }",
+			"state cpu { pkt.extract(hdr.cpu); transition select(hdr.cpu.reason) { 0: accept; default: ipv4; } }",
+			"the deparser does not emit hdr.cpu, which the parser extracts and selects on", "", ""},
+	})
+}
+
 // TestTofinoChecksum16: the ingress deparser computes a Checksum16 only
 // when it would see what the call saw.
 func TestTofinoChecksum16(t *testing.T) {

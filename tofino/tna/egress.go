@@ -32,8 +32,11 @@ func (l bridgeLeaf) field() string { return "m__" + strings.Join(l.path, "__") }
 
 // width is the leaf's width in the bridge header (a bool is one bit).
 func (l bridgeLeaf) width() int {
-	if b, ok := l.t.(*ir.Bits); ok {
-		return b.Width
+	switch t := l.t.(type) {
+	case *ir.Bits:
+		return t.Width
+	case *ir.Enum:
+		return t.Underlying.Width
 	}
 	return 1
 }
@@ -56,6 +59,11 @@ func planBridge(t ir.Type) (*bridge, error) {
 		case *ir.Bits, ir.Bool:
 			b.leaves = append(b.leaves, bridgeLeaf{path: path, t: t})
 			return nil
+		case *ir.Enum:
+			if t.Underlying != nil { // a serializable enum: a header holds it as its bits
+				b.leaves = append(b.leaves, bridgeLeaf{path: path, t: t})
+				return nil
+			}
 		case *ir.Struct:
 			if t.Kind == ir.KindStruct {
 				for _, f := range t.Fields {
@@ -234,16 +242,62 @@ func (e *emitter) checkReparse() error {
 		}
 	}
 	for _, x := range extracted {
-		if !coveredBy(x, emitted) {
-			return errorAt(e.deparser.Span, "the deparser does not emit %s, which the parser extracts; the Tofino egress parser would not find the headers after it", x)
+		if coveredBy(x, emitted) {
+			continue
 		}
+		if err := e.unemitted(x, selected); err != nil {
+			return err
+		}
+		e.egressSkips = append(e.egressSkips, withoutRoot(x))
 	}
 	var stmts []ir.Stmt
 	stmts = append(stmts, e.ingress.Body...)
 	for _, a := range e.ingress.Actions {
 		stmts = append(stmts, a.Body...)
 	}
-	return reparseSafe(stmts, selected)
+	return reparse{selected: selected, skipped: e.egressSkips}.safe(stmts)
+}
+
+// unemitted refuses a header x the parser extracts and the deparser does
+// not emit (a CPU's packet-out header, stripped), unless the egress parser
+// may leave it out: no transition selects on it, and the egress does not
+// use it (in v1model the egress sees it as the ingress left it; in TNA it
+// is not in the packet the egress parser reads).
+func (e *emitter) unemitted(x string, selected []string) error {
+	if slices.ContainsFunc(selected, func(k string) bool { return coveredBy(k, []string{x}) }) {
+		return errorAt(e.deparser.Span, "the deparser does not emit %s, which the parser extracts and selects on; the Tofino egress parser would take another path", x)
+	}
+	var b strings.Builder
+	ir.NewPrinter(&b).Control(e.egress)
+	if mentions(b.String(), e.egress.Params[0].Name+withoutRoot(x)) {
+		return errorAt(e.deparser.Span, "the deparser does not emit %s, which the parser extracts and control %s uses; the Tofino egress parser would not find it", x, e.egress.Name)
+	}
+	return nil
+}
+
+// left says whether header h is one the egress parser leaves out.
+func (r reparse) left(h ir.Expr) bool {
+	return slices.Contains(r.skipped, withoutRoot(ir.Format(h)))
+}
+
+// mentions says whether text holds path whole (hdr.po, not hdr.port).
+func mentions(text, path string) bool {
+	for i := strings.Index(text, path); i >= 0; {
+		end := i + len(path)
+		if end == len(text) || !isIdentByte(text[end]) {
+			return true
+		}
+		j := strings.Index(text[end:], path)
+		if j < 0 {
+			return false
+		}
+		i = end + j
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // coveredBy says whether path x is one of paths or inside one of them.
@@ -256,22 +310,30 @@ func coveredBy(x string, paths []string) bool {
 	return false
 }
 
-// reparseSafe refuses statements that change a header's validity or a
-// field the parser selects on.
-func reparseSafe(ss []ir.Stmt, selected []string) error {
+// reparse is what the egress parser's second parse depends on: the
+// fields the parser selects on, and the headers it leaves out (paths
+// without their root), whose validity the ingress may change.
+type reparse struct{ selected, skipped []string }
+
+// safe refuses statements that change a header's validity or a field the
+// parser selects on.
+func (r reparse) safe(ss []ir.Stmt) error {
 	for _, s := range ss {
 		switch s := s.(type) {
 		case *ir.Assign:
 			lhs := ir.Format(s.LHS)
-			if st, ok := s.LHS.Type().(*ir.Struct); ok && st.Kind != ir.KindStruct {
+			if st, ok := s.LHS.Type().(*ir.Struct); ok && st.Kind != ir.KindStruct && !r.left(s.LHS) {
 				return errorAt(s.Span(), "the ingress assigns header %s; the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", lhs)
 			}
-			for _, k := range selected {
+			for _, k := range r.selected {
 				if k == lhs || strings.HasPrefix(k, lhs+".") {
 					return errorAt(s.Span(), "the ingress changes %s, which the parser selects on; the Tofino egress parser would take another path", lhs)
 				}
 			}
 		case *ir.SetValid:
+			if r.left(s.X) {
+				continue
+			}
 			m := "setInvalid"
 			if s.Valid {
 				m = "setValid"
@@ -280,26 +342,26 @@ func reparseSafe(ss []ir.Stmt, selected []string) error {
 		case *ir.StackShift:
 			return errorAt(s.Span(), "the ingress shifts header stack %s; the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", ir.Format(s.X))
 		case *ir.For:
-			if err := reparseSafe(append(append(append([]ir.Stmt(nil), s.Init...), s.Update...), s.Body...), selected); err != nil {
+			if err := r.safe(append(append(append([]ir.Stmt(nil), s.Init...), s.Update...), s.Body...)); err != nil {
 				return err
 			}
 		case *ir.Switch:
 			for _, k := range s.Cases {
-				if err := reparseSafe(k.Body, selected); err != nil {
+				if err := r.safe(k.Body); err != nil {
 					return err
 				}
 			}
 		case *ir.If:
-			if err := reparseSafe(append(append([]ir.Stmt(nil), s.Then...), s.Else...), selected); err != nil {
+			if err := r.safe(append(append([]ir.Stmt(nil), s.Then...), s.Else...)); err != nil {
 				return err
 			}
 		case *ir.Block:
-			if err := reparseSafe(s.Body, selected); err != nil {
+			if err := r.safe(s.Body); err != nil {
 				return err
 			}
 		case *ir.SwitchAction:
 			for _, k := range s.Cases {
-				if err := reparseSafe(k.Body, selected); err != nil {
+				if err := r.safe(k.Body); err != nil {
 					return err
 				}
 			}
@@ -315,7 +377,7 @@ func (e *emitter) egressParser() {
 	intr := &ir.Var{Name: "eg_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "egress_intrinsic_metadata_t"}, Dir: ir.DirOut}
 	bridgeHdr := &ir.Member{X: &ir.VarRef{Var: hdr}, Name: "p4hls_bridge", T: &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"}}
 	port := &ir.Member{X: bridgeHdr, Name: bridgeIngressPort, T: &ir.Bits{Width: 9}}
-	e.programParser("p4hls_EgressParser", intr, []ir.Expr{&ir.VarRef{Var: intr}, bridgeHdr}, nil, port, false)
+	e.programParser("p4hls_EgressParser", intr, []ir.Expr{&ir.VarRef{Var: intr}, bridgeHdr}, nil, port, false, e.egressSkips)
 }
 
 // egressControl writes v1model's egress control as TNA's: its standard

@@ -59,6 +59,7 @@ type emitter struct {
 	pairs                     map[string]pair   // registers kept as halves of a pair
 	runFlags                  []string          // the locals that tell later stages an action ran
 	registerOf                map[string]string // v1model register name -> its Register's element type
+	egressSkips               []string          // headers the egress parser does not extract (unemitted)
 	synthesizedApplied        map[string]bool
 	usesMeters                bool             // the control being written holds colorLocal
 	mcast                     bool             // the ingress sets v1model's mcast_grp
@@ -358,13 +359,20 @@ func (e *emitter) types() {
 	if len(errs) > 0 {
 		fmt.Fprintf(&e.out, "error { %s }\n", strings.Join(errs, ", "))
 	}
+	// Enums first: they depend on no other type, and the bridge may hold
+	// one.
+	for _, t := range e.prog.Types {
+		if _, ok := t.(*ir.Enum); ok && !bundled[typeName(t)] {
+			e.pr.Type(t)
+		}
+	}
 	if e.bridge != nil {
 		e.out.WriteString(e.bridge.typeDecl())
 	}
 	var metaLast ir.Type
 	for _, t := range e.prog.Types {
 		name := typeName(t)
-		if bundled[name] && name != "standard_metadata_t" {
+		if _, enum := t.(*ir.Enum); enum || bundled[name] && name != "standard_metadata_t" {
 			continue
 		}
 		if st, ok := t.(*ir.Struct); ok && t == e.meta.Type && len(e.metaFields()) > 0 {
@@ -486,7 +494,7 @@ var bundled = map[string]bool{"standard_metadata_t": true, "CounterType": true, 
 func (e *emitter) ingressParser() {
 	intr := &ir.Var{Name: "ig_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "ingress_intrinsic_metadata_t"}, Dir: ir.DirOut}
 	port := &ir.Member{X: &ir.VarRef{Var: intr}, Name: "ingress_port", T: &ir.Bits{Width: 9}}
-	e.programParser(e.parser.Name, intr, []ir.Expr{&ir.VarRef{Var: intr}}, &ir.VarRef{Var: &ir.Var{Name: "PORT_METADATA_SIZE"}}, port, true)
+	e.programParser(e.parser.Name, intr, []ir.Expr{&ir.VarRef{Var: intr}}, &ir.VarRef{Var: &ir.Var{Name: "PORT_METADATA_SIZE"}}, port, true, nil)
 }
 
 // programParser writes a TNA parser named name whose start state
@@ -494,8 +502,9 @@ func (e *emitter) ingressParser() {
 // then runs the program's states (its start renamed; see parserStates,
 // which checksums tells to verify the checksums). When the program's
 // states use v1model's standard metadata, the parser keeps it as a local
-// that holds the ingress port, read from port.
-func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance, port ir.Expr, checksums bool) {
+// that holds the ingress port, read from port. The extracts of the
+// headers skip names (paths without their root) are left out.
+func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance, port ir.Expr, checksums bool, skip []string) {
 	p := *e.parser
 	p.Name = name
 	pkt := p.Params[0]
@@ -528,6 +537,11 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 	for _, s := range e.parser.States {
 		c := *s
 		c.Name, c.Next = rename(s.Name), rename(s.Next)
+		c.Body = slices.DeleteFunc(slices.Clone(s.Body), func(st ir.Stmt) bool {
+			cs, ok := st.(*ir.CallStmt)
+			return ok && cs.Call.Callee.Method == "extract" && len(cs.Call.Args) == 1 && cs.Call.Args[0].Value != nil &&
+				slices.Contains(skip, withoutRoot(ir.Format(cs.Call.Args[0].Value)))
+		})
 		if s.Select != nil {
 			sel := *s.Select
 			sel.Exprs = nil
