@@ -595,6 +595,8 @@ func TestTofinoStandardMetadata(t *testing.T) {
 			"control MyIngress reads standard_metadata.packet_length: Tofino's ingress has no packet length", "", ""},
 		{"a queue depth in the ingress", fwd, fwd + "        hdr.ipv4.totalLen = (bit<16>) standard_metadata.deq_qdepth;\n",
 			"control MyIngress reads standard_metadata.deq_qdepth: v1model fills the queueing metadata in the egress only", "", ""},
+		// No clones, resubmits or recirculations: every packet is normal.
+		{"the instance type", fwd, fwd + "        if (standard_metadata.instance_type != 0) { hdr.ipv4.ttl = 0; }\n", "", "", ""},
 	})
 	const apply = "        if (sm.egress_port == sm.ingress_port) {"
 	// A register update in a plain egress action, called directly.

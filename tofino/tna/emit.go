@@ -255,7 +255,6 @@ func (e *emitter) parserStd() (*ir.Var, error) {
 // Tofino counterpart where a control reads it.
 var unmappedStd = map[string]string{
 	"packet_length":            "Tofino's ingress has no packet length, and the egress's (eg_intr_md.pkt_length) counts the bytes bridged to it",
-	"instance_type":            "Tofino has no instance type: p4hls writes no clones, resubmits or recirculations",
 	"priority":                 "Tofino's queue is chosen by ig_tm_md.qid and ingress_cos, not a priority p4hls maps",
 	"enq_timestamp":            "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
 	"enq_qdepth":               "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
@@ -270,12 +269,14 @@ var unmappedStd = map[string]string{
 // Tofino intrinsic metadata that holds it, per control ("ingress",
 // "egress"). Tofino counts time in nanoseconds where BMv2 counts
 // microseconds, and its enqueue timestamp and dequeue delta are 18 bits
-// (zero-extended here); the queue depths are cells in both.
+// (zero-extended here); the queue depths are cells in both. The instance
+// type is 0, a normal packet's: the backend writes no clone, resubmit or
+// recirculation (it refuses those calls), so no packet is another kind.
 var stdFromIntrinsic = map[string]map[string]string{
-	"ingress": {"ingress_global_timestamp": "ig_prsr_md.global_tstamp"},
+	"ingress": {"ingress_global_timestamp": "ig_prsr_md.global_tstamp", "instance_type": "32w0"},
 	"egress": {"egress_global_timestamp": "eg_prsr_md.global_tstamp", "enq_timestamp": "(bit<32>) eg_intr_md.enq_tstamp",
 		"enq_qdepth": "eg_intr_md.enq_qdepth", "deq_timedelta": "(bit<32>) eg_intr_md.deq_timedelta",
-		"deq_qdepth": "eg_intr_md.deq_qdepth", "egress_rid": "eg_intr_md.egress_rid"},
+		"deq_qdepth": "eg_intr_md.deq_qdepth", "egress_rid": "eg_intr_md.egress_rid", "instance_type": "32w0"},
 }
 
 // stdLoads are the assignments that fill the fields of the standard
