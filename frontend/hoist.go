@@ -206,20 +206,35 @@ func ref(v *ir.Var, at ir.Pos) ir.Expr { return &ir.VarRef{Pos: at, Var: v} }
 
 // appliesTable says whether evaluating e applies a table.
 func appliesTable(e ir.Expr) bool {
-	switch e := e.(type) {
-	case *ir.TableHit:
+	return anyExpr(e, func(x ir.Expr) bool { _, ok := x.(*ir.TableHit); return ok })
+}
+
+// anyExpr says whether e or an expression inside it satisfies p.
+func anyExpr(e ir.Expr, p func(ir.Expr) bool) bool {
+	if e == nil {
+		return false
+	}
+	if p(e) {
 		return true
+	}
+	switch e := e.(type) {
 	case *ir.Unary:
-		return appliesTable(e.X)
+		return anyExpr(e.X, p)
 	case *ir.Cast:
-		return appliesTable(e.X)
+		return anyExpr(e.X, p)
 	case *ir.Binary:
-		return appliesTable(e.X) || appliesTable(e.Y)
+		return anyExpr(e.X, p) || anyExpr(e.Y, p)
 	case *ir.Cond:
-		return appliesTable(e.C) || appliesTable(e.Then) || appliesTable(e.Else)
+		return anyExpr(e.C, p) || anyExpr(e.Then, p) || anyExpr(e.Else, p)
+	case *ir.Member:
+		return anyExpr(e.X, p)
+	case *ir.Slice:
+		return anyExpr(e.X, p)
+	case *ir.StackElem:
+		return anyExpr(e.X, p) || anyExpr(e.Index, p)
 	case *ir.Call:
 		for _, a := range e.Args {
-			if a.Value != nil && appliesTable(a.Value) {
+			if anyExpr(a.Value, p) {
 				return true
 			}
 		}

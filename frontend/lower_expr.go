@@ -462,25 +462,7 @@ func (l *lowerer) indexesOnce(x ir.Expr, all bool, sp ir.Pos) ([]ir.Stmt, ir.Exp
 // callsFunction says whether evaluating e calls a function or method
 // (which may have side effects).
 func callsFunction(e ir.Expr) bool {
-	switch e := e.(type) {
-	case *ir.Call:
-		return true
-	case *ir.Unary:
-		return callsFunction(e.X)
-	case *ir.Cast:
-		return callsFunction(e.X)
-	case *ir.Binary:
-		return callsFunction(e.X) || callsFunction(e.Y)
-	case *ir.Cond:
-		return callsFunction(e.C) || callsFunction(e.Then) || callsFunction(e.Else)
-	case *ir.Member:
-		return callsFunction(e.X)
-	case *ir.Slice:
-		return callsFunction(e.X)
-	case *ir.StackElem:
-		return callsFunction(e.X) || callsFunction(e.Index)
-	}
-	return false
+	return anyExpr(e, func(x ir.Expr) bool { _, ok := x.(*ir.Call); return ok })
 }
 
 // actionCall lowers a direct call of an action: an argument for each

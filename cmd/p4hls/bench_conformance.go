@@ -187,26 +187,35 @@ func runConformance(ctx context.Context, progs []conformanceProgram, o conforman
 		opts.IncludeDirs = append([]string{filepath.Join(o.Root, "p4include")}, o.Includes...)
 	}
 	out := make([]conformanceOutcome, len(progs))
-	next := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	for range max(o.Jobs, 1) {
+	inParallel(ctx, len(progs), o.Jobs, func(i int) {
+		out[i] = checkConformance(ctx, progs[i], filepath.Join(o.Root, progs[i].Path), opts, o.Timeout)
+		mu.Lock()
+		done++
+		if progress != nil {
+			progress(done)
+		}
+		mu.Unlock()
+	})
+	return out
+}
+
+// inParallel calls do(i) for every i from 0 to n-1, jobs at a time, and
+// stops handing out work when ctx ends.
+func inParallel(ctx context.Context, n, jobs int, do func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(jobs, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = checkConformance(ctx, progs[i], filepath.Join(o.Root, progs[i].Path), opts, o.Timeout)
-				mu.Lock()
-				done++
-				if progress != nil {
-					progress(done)
-				}
-				mu.Unlock()
+				do(i)
 			}
 		}()
 	}
-	for i := range progs {
+	for i := range n {
 		if ctx.Err() != nil {
 			break
 		}
@@ -214,7 +223,6 @@ func runConformance(ctx context.Context, progs []conformanceProgram, o conforman
 	}
 	close(next)
 	wg.Wait()
-	return out
 }
 
 // checkConformance checks one program as `p4hls check` does (package

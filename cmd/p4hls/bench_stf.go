@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/p4hls/p4hls/diag"
@@ -102,25 +101,7 @@ func programsCorpus(dir string) ([]string, error) {
 // outcomes in corpus order.
 func runSTFBench(ctx context.Context, files []string, o stfBenchOptions) []stfOutcome {
 	out := make([]stfOutcome, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(o.Jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = stfProgram(ctx, files[i], o)
-			}
-		}()
-	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	inParallel(ctx, len(files), o.Jobs, func(i int) { out[i] = stfProgram(ctx, files[i], o) })
 	return out
 }
 
