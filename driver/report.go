@@ -63,6 +63,7 @@ func fitPlace(file string, err error) (diag.Span, string) {
 	var be *backends.Error
 	var u *synth.UnsupportedError
 	var tables *transform.TooManyTablesError
+	var construct *transform.UnsupportedError
 	switch {
 	case errors.As(err, &be) && be.Span.Start.IsValid():
 		return be.Span, be.Msg
@@ -70,6 +71,8 @@ func fitPlace(file string, err error) (diag.Span, string) {
 		return u.Span, u.Msg
 	case errors.As(err, &tables) && tables.Span.Start.IsValid():
 		return tables.Span, tables.Msg
+	case errors.As(err, &construct) && construct.Span.Start.IsValid():
+		return construct.Span, construct.Msg
 	}
 	return diag.Span{File: file}, err.Error()
 }

@@ -22,6 +22,9 @@ func (c *compile) transform(ctx context.Context) error {
 	if err := transform.CheckTableCount(prog, c.target.Limits.Stages, c.target.Limits.TablesPerStage); err != nil {
 		return &DoesNotFitError{err}
 	}
+	if err := transform.CheckKeys(prog); err != nil {
+		return &DoesNotFitError{err}
+	}
 	before, err := transform.Analyze(ctx, prog, opts)
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)

@@ -359,9 +359,6 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		case "key":
 			for _, k := range p.Keys {
 				key := &ir.Key{Expr: l.expr(k.Expr), Match: k.Match.Name, Name: exprText(k.Expr)}
-				if appliesTable(key.Expr) {
-					l.unsupported(k.Expr, "a table applied in table %s's key", d.Name.Name)
-				}
 				if a := k.Annos.Find("name"); a != nil && len(a.Exprs) == 1 {
 					if s, ok := a.Exprs[0].(*StringLit); ok {
 						key.Name = s.Value

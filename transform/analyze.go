@@ -158,6 +158,31 @@ type TooManyTablesError struct {
 
 func (e *TooManyTablesError) Error() string { return e.Span.String() + ": " + e.Msg }
 
+// UnsupportedError is a construct of the program phase 1 cannot place;
+// Span is the construct's.
+type UnsupportedError struct {
+	Span diag.Span
+	Msg  string
+}
+
+func (e *UnsupportedError) Error() string { return e.Span.String() + ": " + e.Msg }
+
+// CheckKeys refuses a table whose key applies another table (p4c takes
+// it): a pipeline applies each table in a stage of its own, before the
+// tables that read its result, and a key is read as its table is.
+func CheckKeys(prog *ir.Program) error {
+	for _, c := range matchActionControls(prog) {
+		for _, t := range c.Tables {
+			for _, k := range t.Keys {
+				if len(tableHits(k.Expr)) > 0 {
+					return &UnsupportedError{Span: k.Expr.Span(), Msg: fmt.Sprintf("the key of table %s applies a table; apply it before, into a variable the key reads", t.Name)}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // CheckTableCount refuses a program one of whose match-action controls
 // applies more tables than stages × tablesPerStage hold (0 for either
 // means no limit). It is linear in the program, and it runs before

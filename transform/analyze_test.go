@@ -2,6 +2,7 @@ package transform
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"strconv"
@@ -286,5 +287,25 @@ func TestSynthesizedCallNode(t *testing.T) {
 	}
 	if want := "default table:1 default table:1 default table:2"; strings.Join(nodes, " ") != want {
 		t.Errorf("nodes %q, want %q", strings.Join(nodes, " "), want)
+	}
+}
+
+// TestCheckKeys: a table whose key applies another table is refused at
+// the key; one whose key reads a variable set from the hit is not.
+func TestCheckKeys(t *testing.T) {
+	const decls = `
+    action a() { hdr.app.x = 1; }
+    table inner { key = { hdr.app.y : exact; } actions = { a; NoAction; } default_action = NoAction(); }
+    table outer { key = { KEY : exact @name("k"); } actions = { a; NoAction; } default_action = NoAction(); }
+`
+	inKey := program(t, strings.Replace(decls, "KEY", "inner.apply().hit", 1), "outer.apply();")
+	err := CheckKeys(inKey)
+	var u *UnsupportedError
+	if !errors.As(err, &u) || u.Span.Start.Line != 9 || !strings.Contains(u.Msg, "the key of table outer applies a table") {
+		t.Errorf("got %v, want the key refused at line 9 (outer's)", err)
+	}
+	before := program(t, "    bool hit;\n"+strings.Replace(decls, "KEY", "hit", 1), "hit = inner.apply().hit; outer.apply();")
+	if err := CheckKeys(before); err != nil {
+		t.Errorf("a key reading a variable: %v", err)
 	}
 }
