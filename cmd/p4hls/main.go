@@ -55,7 +55,7 @@ func commands() []command {
 		{"serve", "serve the compiler over gRPC and REST (loopback by default)", runServe},
 		{"lsp", "serve an editor: the Language Server Protocol on stdin and stdout", runLSP},
 		{"targets", "list the targets, their limits, ALUs and options", runTargets},
-		{"bench", "run a benchmark table (bench synth: CaT's Table 4; bench growth: compile time and memory as programs grow; bench conformance: p4c's test programs)", runBench},
+		{"bench", "run a benchmark table (bench synth: CaT's Table 4; bench growth: compile time and memory as programs grow; bench conformance: p4c's test programs; bench stf: p4c's packet tests, or every program of a folder)", runBench},
 		{"sim", "run a packet test (.stf) on the reference interpreter", runSim},
 		{"version", "print the version of p4hls", runVersion},
 		{"help", "print the usage of p4hls or of a command", runHelp},
