@@ -134,9 +134,10 @@ func stfProgram(ctx context.Context, file string, o stfBenchOptions) (res stfOut
 		res.Interp, res.Why = "error", err.Error()
 		return res
 	}
-	res.Interp = "no test"
 	if _, err := os.Stat(stf); err == nil || o.Programs == "" {
-		res.Interp, res.Why = runTestOn(ctx, file, src, stf, opts)
+		res.Interp, res.Why = runTestOn(ctx, file, src, stf, opts) // a panic here is the interpreter's
+	} else {
+		res.Interp = "no test"
 	}
 	if res.Interp != "pass" && res.Interp != "no test" || o.Target == "" {
 		return res
