@@ -46,7 +46,7 @@ func (h *hoister) stmt(s ir.Stmt) []ir.Stmt {
 	case *ir.If:
 		c := *s
 		c.Then, c.Else = h.stmts(s.Then), h.stmts(s.Else)
-		if isHitTest(s.Cond) {
+		if ir.HitTest(s.Cond) != nil { // the phases place it as the table's choice
 			return []ir.Stmt{&c}
 		}
 		pre, cond := h.expr(s.Cond)
@@ -78,16 +78,6 @@ func (h *hoister) stmt(s ir.Stmt) []ir.Stmt {
 		return []ir.Stmt{&c}
 	}
 	return []ir.Stmt{s}
-}
-
-// isHitTest says whether a condition is t.apply().hit or .miss, or a
-// negation of one: an if the phases place as the table's next-table choice.
-func isHitTest(e ir.Expr) bool {
-	if u, ok := e.(*ir.Unary); ok && u.Op == ir.LNot {
-		return isHitTest(u.X)
-	}
-	_, ok := e.(*ir.TableHit)
-	return ok
 }
 
 // expr returns the statements that apply the tables e applies, and e

@@ -143,6 +143,25 @@ type TableHit struct {
 	Miss  bool
 }
 
+// HitTest returns the table application a condition is, when it is
+// t.apply().hit or .miss or a negation of one (a table's choice of what
+// runs next), or nil.
+func HitTest(cond Expr) *TableHit {
+	for {
+		switch c := cond.(type) {
+		case *TableHit:
+			return c
+		case *Unary:
+			if c.Op != LNot {
+				return nil
+			}
+			cond = c.X
+		default:
+			return nil
+		}
+	}
+}
+
 // Call is a call that yields a value: an extern method (r.read(i),
 // packet.lookahead<T>()), an extern function, or a function.
 type Call struct {

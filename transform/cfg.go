@@ -188,7 +188,7 @@ func (g *graph) ifStmt(st *ir.If, path *branch, parent *Node) {
 		parent = g.table(h.Table, h.Span(), path, parent)
 	}
 	at := parent
-	if !isHitTest(st.Cond) {
+	if ir.HitTest(st.Cond) == nil {
 		ev := g.scope.expr(st.Cond)
 		at = g.add(&Node{Kind: GatewayNode, Stmts: []ir.Stmt{st}, Span: st.Cond.Span(), match: ev.reads,
 			eff: effects{writes: ev.writes}}, path, parent)
@@ -268,13 +268,4 @@ func tableHits(e ir.Expr) []*ir.TableHit {
 	}
 	walk(e)
 	return out
-}
-
-// isHitTest reports whether a condition is t.apply().hit or its negation.
-func isHitTest(e ir.Expr) bool {
-	if u, ok := e.(*ir.Unary); ok && u.Op == ir.LNot {
-		return isHitTest(u.X)
-	}
-	_, ok := e.(*ir.TableHit)
-	return ok
 }

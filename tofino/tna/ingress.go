@@ -106,11 +106,7 @@ func tableIn(ss []ir.Stmt) string {
 		case *ir.SwitchAction:
 			name = s.Table.Name
 		case *ir.If: // if (t.apply().hit), as the frontend leaves every hit test
-			c := s.Cond
-			if u, ok := c.(*ir.Unary); ok && u.Op == ir.LNot {
-				c = u.X
-			}
-			if h, ok := c.(*ir.TableHit); ok {
+			if h := ir.HitTest(s.Cond); h != nil {
 				name = h.Table.Name
 			}
 		}
