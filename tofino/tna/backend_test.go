@@ -426,7 +426,8 @@ func TestTofinoCounts(t *testing.T) {
 // egress keeps the ports of the standard metadata only, and cannot change
 // the port; a table applied twice is two tables, which the control plane
 // would have to fill both of; TNA verifies checksums in the parser, in the
-// state that extracts the header, so the fields must be the header's.
+// state that extracts the header, so the fields must be the header's; a
+// type or function of a name tna.p4 declares would be declared twice.
 func TestTofinoRefuses(t *testing.T) {
 	file := filepath.Join(corpus.Dir(), "ok", "egress_bridge.p4")
 	src, err := os.ReadFile(file)
@@ -453,6 +454,10 @@ func TestTofinoRefuses(t *testing.T) {
 			"egress_bridge.p4:36:5: verify_checksum(hdr.ipv4.isValid(), {hdr.ethernet.etherType}, hdr.ipv4.hdrChecksum, HashAlgorithm.csum16): the Tofino backend writes verify_checksum(H.isValid() [&& ...], { fields of H }, H.field, HashAlgorithm.csum16) only"},
 		{"a keyed table applied twice", "            routes.apply();", "            routes.apply();\n            routes.apply();",
 			"egress_bridge.p4:52:13: table routes is applied 2 times"},
+		{"a type of a tna.p4 name", "control VC(", "struct PortId_t { bit<9> v; }\nvoid keep(in PortId_t p) { }\ncontrol VC(",
+			"egress_bridge.p4:35:8: type PortId_t: tna.p4 declares PortId_t too"},
+		{"a function of a tna.p4 name", "control VC(", "bit<8> max(in bit<8> a, in bit<8> b) { return a > b ? a : b; }\ncontrol VC(",
+			"egress_bridge.p4:35:1: function max: tna.p4 declares max too"},
 		{"a table applied in a loop", "            routes.apply();", "            for (bit<8> i = 0; i < hdr.ipv4.ttl; i = i + 1) { routes.apply(); }",
 			"egress_bridge.p4:52:13: the apply block applies table routes in a loop"},
 	}

@@ -155,6 +155,9 @@ func (e *emitter) check() error {
 		}
 		return errorAt(c.Span, "control %s: the Tofino backend writes a compute-checksum control of csum16 update_checksum calls only", c.Name)
 	}
+	if err := e.checkNames(); err != nil {
+		return err
+	}
 	pp := e.parser.Params
 	if len(pp) != 4 {
 		return errorAt(e.parser.Span, "parser %s: v1model's parser has 4 parameters", e.parser.Name)
