@@ -130,7 +130,8 @@ func TestTofinoMulticastAndDigests(t *testing.T) {
 // a select of its own kind (on the field against a constant, for == and
 // !=; on the condition as a bit otherwise), two in a state, and one in the
 // start state; and a select with no default (NoMatch, which the ingress
-// then tests). A parser that fills a header stack may overflow it, an
+// then tests); an error tna.p4 declares too (Timeout) is tna.p4's. A
+// parser that fills a header stack may overflow it, an
 // error parser_err has no flag for: reading parser_error is refused.
 func TestTofinoParserErrors(t *testing.T) {
 	const verify = "verify(hdr.probe.version == 1, error.BadVersion);"
@@ -139,6 +140,8 @@ func TestTofinoParserErrors(t *testing.T) {
 		{"a condition", verify, "verify(hdr.probe.version < 3 && hdr.probe.kind != 7, error.BadVersion);", "", "", ""},
 		{"two in a state", verify, verify + " verify(hdr.probe.kind == 0, error.HeaderTooShort);", "", "", ""},
 		{"in the start state", "pkt.extract(hdr.ethernet);", "pkt.extract(hdr.ethernet); verify(hdr.ethernet.dst != 0, error.BadVersion);", "", "", ""},
+		{"an error tna.p4 declares too", "error { BadVersion }", "error { BadVersion, Timeout }", "",
+			verify, "verify(hdr.probe.version == 1, error.Timeout);"},
 		{"no default", "0x9000: peek; default: accept;", "0x9000: peek; 0x0800: accept;", "",
 			"sm.parser_error == error.PacketTooShort", "sm.parser_error == error.NoMatch"},
 	})

@@ -10,47 +10,58 @@ import (
 	"github.com/p4hls/p4hls/ir"
 )
 
-// tnaNames are the names the bundled tna.p4 declares at its top level
-// beyond core.p4's (the program includes core.p4 itself, so it cannot
-// clash with those). A program's type, function, parser or control of
-// one of these names (a PSA-style `struct PortId_t`, say) would be
-// declared twice in the TNA program. Computed once: the bundled files
-// do not change.
-var tnaNames = sync.OnceValue(func() map[string]bool {
-	names := topLevelNames("#include <tna.p4>\n")
-	for name := range topLevelNames("#include <core.p4>\n") {
-		delete(names, name)
+// tnaDecls are what the bundled tna.p4 declares beyond core.p4 (the
+// program includes core.p4 itself, so it cannot clash with that): the
+// names of its top-level declarations, and its error members. A
+// program's type, function, parser or control of one of those names (a
+// PSA-style `struct PortId_t`, say) would be declared twice in the TNA
+// program. Computed once: the bundled files do not change.
+var tnaDecls = sync.OnceValue(func() declared {
+	tna, core := declarations("#include <tna.p4>\n"), declarations("#include <core.p4>\n")
+	for name := range core.names {
+		delete(tna.names, name)
 	}
-	return names
+	for name := range core.errors {
+		delete(tna.errors, name)
+	}
+	return tna
 })
 
-// topLevelNames parses src with the bundled includes and lists the names
-// its top-level declarations declare.
-func topLevelNames(src string) map[string]bool {
+// declared lists what a file declares at its top level.
+type declared struct{ names, errors map[string]bool }
+
+// declarations parses src with the bundled includes and lists what its
+// top-level declarations declare.
+func declarations(src string) declared {
 	var d diag.List
 	f, _, err := frontend.Parse(context.Background(), "names.p4", []byte(src), frontend.Options{}, &d)
 	if err != nil || f == nil || d.HasErrors() {
 		panic(fmt.Sprintf("tna: the bundled includes do not parse: %v", d.Err())) // a build defect
 	}
-	names := map[string]bool{}
+	out := declared{names: map[string]bool{}, errors: map[string]bool{}}
 	for _, decl := range f.Decls {
+		if e, ok := decl.(*frontend.ErrorDecl); ok {
+			for _, m := range e.Members {
+				out.errors[m.Name] = true
+			}
+		}
 		if id := decl.DeclName(); id != nil {
-			names[id.Name] = true
+			out.names[id.Name] = true
 		}
 	}
-	return names
+	return out
 }
 
 // checkNames refuses a program that declares, at its top level, a name
 // the emitted TNA program takes from tna.p4.
 func (e *emitter) checkNames() error {
-	names := tnaNames()
+	names := tnaDecls().names
 	clash := func(sp diag.Span, what, name string) error {
 		return errorAt(sp, "%s %s: tna.p4 declares %s too, so the TNA program cannot hold both; rename it to compile for Tofino", what, name, name)
 	}
 	for _, t := range e.prog.Types {
 		if name := typeName(t); names[name] && !bundled[name] {
-			return clash(e.declared(name), "type", name)
+			return clash(e.declaredAt(name), "type", name)
 		}
 	}
 	for _, f := range e.prog.Functions {
@@ -71,7 +82,7 @@ func (e *emitter) checkNames() error {
 
 // declared finds where the program declares name at its top level (the
 // IR keeps no position for a type), or the main file when it cannot.
-func (e *emitter) declared(name string) diag.Span {
+func (e *emitter) declaredAt(name string) diag.Span {
 	src := e.in.Source
 	var d diag.List
 	f, _, err := frontend.Parse(e.ctx, src.File, src.Text, frontend.Options{IncludeDirs: src.IncludeDirs, Defines: src.Defines}, &d)

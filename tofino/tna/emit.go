@@ -355,8 +355,10 @@ func (e *emitter) placements() {
 // the bundled v1model.p4 and core.p4.
 func (e *emitter) types() {
 	var errs []string
+	// An error tna.p4 declares too is tna.p4's: errors are one namespace
+	// and mean their names.
 	for _, x := range e.prog.Errors {
-		if !coreErrors[x] {
+		if !coreErrors[x] && !tnaDecls().errors[x] {
 			errs = append(errs, x)
 		}
 	}
