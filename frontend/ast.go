@@ -199,6 +199,9 @@ const (
 	KindHeaderUnion
 )
 
+// String is the kind's P4 keyword.
+func (k StructKind) String() string { return [...]string{"struct", "header", "header_union"}[k] }
+
 // Field is one field of a struct, header or header union.
 type Field struct {
 	At

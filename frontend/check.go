@@ -410,7 +410,7 @@ func (c *checker) declareTypeParams(ps []*Ident) {
 }
 
 func (c *checker) structDecl(d *StructDecl) {
-	c.checkAnnotations(d.Annos, "a "+kindName(d.Kind))
+	c.checkAnnotations(d.Annos, "a "+d.Kind.String())
 	if len(d.TypeParams) > 0 {
 		// Each use with type arguments makes a struct type of its own;
 		// the fields are checked once here, with the parameters free.
@@ -529,10 +529,6 @@ func isSerializable(t Type) bool {
 		return isSerializable(t.Base)
 	}
 	return false
-}
-
-func kindName(k StructKind) string {
-	return [...]string{"struct", "header", "header_union"}[k]
 }
 
 func (c *checker) enumDecl(d *EnumDecl) {

@@ -189,7 +189,7 @@ func (c *checker) memberExpr(e *MemberExpr) Type {
 		if _, size := sizeMethods[name]; size {
 			return &FuncType{Name: name, Builtin: name, Self: e.X}
 		}
-		c.errorf(e.Name, diag.UnknownMember, "%s %s has no field %s", kindName(t.Kind), t.Name, name)
+		c.errorf(e.Name, diag.UnknownMember, "%s %s has no field %s", t.Kind, t.Name, name)
 		return tInvalid
 	case *StackType:
 		switch name {

@@ -161,16 +161,17 @@ func (s *scope) instance(e ir.Expr) *ir.Instance {
 // valid; too few bits is error.PacketTooShort. hdr may be a stack's next
 // element, which also advances the stack.
 func (s *scope) extract(c *ir.Call) evalFn {
-	if len(c.Args) != 1 {
-		s.fail("extract of a header with a varbit field is not supported by the interpreter")
-		return func(*frame) Value { return Value{} }
-	}
 	target := c.Args[0].Value
 	if target == nil { // extract<H>(_): H's bits are read and dropped
 		return s.skip(c)
 	}
 	t := target.Type()
 	w := ir.WidthBits(t)
+	varbitBits := func(*frame) (int, bool) { return 0, true }
+	if len(c.Args) == 2 {
+		varbitBits = s.varbitSize(c, t)
+		w -= varbitMax(t)
+	}
 	var stack refFn
 	if op, ok := nextOf(target); ok {
 		stack = s.ref(op.X)
@@ -185,7 +186,11 @@ func (s *scope) extract(c *ir.Call) evalFn {
 		if p == nil {
 			return Value{} // stack full: the error is already raised
 		}
-		if fr.pkt.remaining() < w {
+		n, ok := varbitBits(fr)
+		if !ok {
+			return Value{} // the error is raised
+		}
+		if fr.pkt.remaining() < w+n {
 			fr.parserError(fr.sw.errPacketTooShort)
 			return Value{}
 		}
@@ -194,12 +199,47 @@ func (s *scope) extract(c *ir.Call) evalFn {
 				invalidate(&parent(fr).Agg.Fields[i])
 			}
 		}
-		fr.pkt.readValue(t, p)
+		fr.pkt.readSized(t, p, n)
 		if stack != nil {
 			stack(fr).Agg.Next++
 		}
 		return Value{}
 	}
+}
+
+// varbitSize compiles the size extract's second argument gives a
+// header's varbit field, in bits, as BMv2 checks it: more than the
+// field's maximum is error.HeaderTooShort, and a header that does not end
+// on a byte boundary error.ParserInvalidArgument (false: the error is
+// raised).
+func (s *scope) varbitSize(c *ir.Call, t ir.Type) func(*frame) (int, bool) {
+	size, max := s.arg(c, 1), varbitMax(t)
+	fixed := ir.WidthBits(t) - max
+	return func(fr *frame) (int, bool) {
+		n := size(fr)
+		switch {
+		case n.Big != nil || n.U > uint64(max):
+			fr.parserError(fr.sw.errHeaderTooShort)
+			return 0, false
+		case (fixed+int(n.U))%8 != 0:
+			fr.parserError(fr.sw.errParserInvalidArgument)
+			return 0, false
+		}
+		return int(n.U), true
+	}
+}
+
+// varbitMax is the maximum size of a header's varbit field (the frontend
+// allows one), 0 without one.
+func varbitMax(t ir.Type) int {
+	if st, ok := t.(*ir.Struct); ok {
+		for _, f := range st.Fields {
+			if v, ok := f.Type.(*ir.Varbit); ok {
+				return v.Max
+			}
+		}
+	}
+	return 0
 }
 
 // nextOf returns the stack.next an extract's target is or is a member of

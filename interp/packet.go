@@ -53,15 +53,22 @@ func (p *packet) peekBits(n int) Value {
 
 // readValue fills a value of type t from the packet's bits (fields in
 // order, most significant bit first), advancing the cursor.
-func (p *packet) readValue(t ir.Type, v *Value) {
+func (p *packet) readValue(t ir.Type, v *Value) { p.readSized(t, v, 0) }
+
+// readSized is readValue for a header whose varbit field holds
+// varbitBits bits (extract's second argument).
+func (p *packet) readSized(t ir.Type, v *Value, varbitBits int) {
 	switch t := t.(type) {
 	case *ir.Struct:
 		for i, f := range t.Fields {
-			p.readValue(f.Type, &v.Agg.Fields[i])
+			p.readSized(f.Type, &v.Agg.Fields[i], varbitBits)
 		}
 		if t.Kind == ir.KindHeader {
 			v.Agg.Valid = true
 		}
+	case *ir.Varbit:
+		*v = Value{U: uint64(varbitBits), Big: bigOf(p.peekBits(varbitBits))}
+		p.pos += varbitBits
 	default:
 		w := ir.WidthBits(t)
 		val := p.peekBits(w)
@@ -130,6 +137,8 @@ func (p *packet) writeValue(t ir.Type, v Value, onlyValid bool) {
 		for i, e := range t.Elems {
 			p.writeValue(e, v.Agg.Fields[i], onlyValid)
 		}
+	case *ir.Varbit:
+		p.writeBits(Value{Big: bigOf(Value{Big: v.Big})}, int(v.U))
 	default:
 		p.writeBits(v, ir.WidthBits(t))
 	}

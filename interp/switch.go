@@ -120,6 +120,7 @@ type Switch struct {
 	checksumData   map[*ir.Instance][]byte // what a TNA parser's Checksum units were given
 
 	errPacketTooShort, errStackOutOfBounds, errParserTimeout int
+	errHeaderTooShort, errParserInvalidArgument              int
 
 	rng *rand.Rand
 	// Digests collects the digests the program sent.
@@ -173,6 +174,8 @@ func New(prog *ir.Program, opts Options) (*Switch, error) {
 	sw.errPacketTooShort = sw.errorIndex("PacketTooShort")
 	sw.errStackOutOfBounds = sw.errorIndex("StackOutOfBounds")
 	sw.errParserTimeout = sw.errorIndex("ParserTimeout")
+	sw.errHeaderTooShort = sw.errorIndex("HeaderTooShort")
+	sw.errParserInvalidArgument = sw.errorIndex("ParserInvalidArgument")
 	if prog.Arch != ir.V1Model && prog.Arch != ir.TNA || len(prog.Pipeline) != ir.V1Blocks || prog.Pipeline[0].Parser == nil {
 		return nil, fmt.Errorf("interp: the program is neither a v1model program (a V1Switch main instance) nor a TNA one: %w", ErrUnsupported)
 	}

@@ -14,6 +14,8 @@ import (
 //   - bit<W> and int<W> with W > 64: Big holds the W-bit pattern, in [0, 2^W).
 //   - bool: U is 0 or 1. Enum and error members: U is the member's index (a
 //     serializable enum member: its value).
+//   - varbit<Max>: U holds the current size in bits, Big the bits (nil
+//     for none).
 //   - struct, header, header union, stack, tuple: Agg.
 //
 // Most values fit in U, so arithmetic rarely allocates.
@@ -93,7 +95,7 @@ func reset(v *Value, t ir.Type) {
 // copyValue returns a deep copy: P4 assignment copies aggregates.
 func copyValue(v Value) Value {
 	if v.Big != nil {
-		return Value{Big: new(big.Int).Set(v.Big)}
+		return Value{U: v.U, Big: new(big.Int).Set(v.Big)} // U: a varbit's size
 	}
 	if v.Agg == nil {
 		return v
@@ -145,6 +147,9 @@ func equal(a, b Value) bool {
 // equalHeaders is == for header-typed values: an invalid header equals any
 // other invalid header whatever its fields hold.
 func equalHeaders(a, b Value, t ir.Type) bool {
+	if _, ok := t.(*ir.Varbit); ok { // equal sizes, equal bits
+		return a.U == b.U && bigOf(Value{Big: a.Big}).Cmp(bigOf(Value{Big: b.Big})) == 0
+	}
 	s, ok := t.(*ir.Struct)
 	if !ok || a.Agg == nil || b.Agg == nil {
 		return equal(a, b)

@@ -81,7 +81,7 @@ func (p *printer) program(prog *Program) {
 func (p *printer) typeDecl(t Type) {
 	switch t := t.(type) {
 	case *Struct:
-		p.line("%s %s {", [...]string{"struct", "header", "header_union"}[t.Kind], t.Name)
+		p.line("%s %s {", t.Kind, t.Name)
 		p.indent++
 		for _, f := range t.Fields {
 			p.line("%s %s;", f.Type, f.Name)

@@ -54,6 +54,9 @@ const (
 	KindHeaderUnion
 )
 
+// String is the kind's P4 keyword.
+func (k StructKind) String() string { return [...]string{"struct", "header", "header_union"}[k] }
+
 // Struct is a struct, header or header union.
 type Struct struct {
 	Kind   StructKind

@@ -58,7 +58,7 @@ func (ix *index) describe(text func(string) []byte, n frontend.Node) string {
 		return strings.TrimSuffix(src(d.Proto.Sp), ";")
 	case *frontend.StructDecl:
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s %s {", kindWord(d.Kind), d.Name.Name)
+		fmt.Fprintf(&b, "%s %s {", d.Kind.String(), d.Name.Name)
 		for _, f := range d.Fields {
 			fmt.Fprintf(&b, "\n    %s;", strings.TrimSuffix(src(f.Sp), ";"))
 		}
@@ -67,7 +67,7 @@ func (ix *index) describe(text func(string) []byte, n frontend.Node) string {
 	case *frontend.Field:
 		s := strings.TrimSuffix(src(d.Sp), ";")
 		if o := ix.owner[d]; o != nil {
-			s += "; // a field of " + kindWord(o.Kind) + " " + o.Name.Name
+			s += "; // a field of " + o.Kind.String() + " " + o.Name.Name
 		}
 		return s
 	case *frontend.ParserDecl:
@@ -135,10 +135,6 @@ func typeParams(ids []*frontend.Ident) string {
 		names = append(names, id.Name)
 	}
 	return "<" + strings.Join(names, ", ") + ">"
-}
-
-func kindWord(k frontend.StructKind) string {
-	return [...]string{"struct", "header", "header_union"}[k]
 }
 
 // spanText is the text a span covers in text ("" when it is not there).

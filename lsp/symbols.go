@@ -54,7 +54,7 @@ func symbolKind(n frontend.Node) (kind int, detail string, children []frontend.N
 		for _, f := range d.Fields {
 			children = append(children, f)
 		}
-		return symStruct, kindWord(d.Kind), children
+		return symStruct, d.Kind.String(), children
 	case *frontend.Field:
 		return symField, "", nil
 	case *frontend.ParserDecl:

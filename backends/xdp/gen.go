@@ -189,6 +189,10 @@ func (g *gen) addStruct(s *ir.Struct, sp diag.Span) {
 		if s.Kind == ir.KindHeader && opaqueField(f.Type) {
 			continue // bytes: see opaqueField
 		}
+		if _, ok := f.Type.(*ir.Varbit); ok {
+			g.fail(sp, "%s %s: its field %s is a varbit, and varbit fields are not supported by the xdp target", s.Kind, s.Name, f.Name)
+			continue
+		}
 		g.typeName(f.Type, sp)
 	}
 	g.order = append(g.order, s)

@@ -103,6 +103,9 @@ func newLayout(p *ir.Parser) (*layout, error) {
 // extract places the header a statement extracts; it returns its size.
 func (l *layout) extract(s ir.Stmt, offset int, valid []fieldValue) (int, error) {
 	call, ok := s.(*ir.CallStmt)
+	if ok && call.Call.Callee.Method == "extract" && len(call.Call.Args) == 2 {
+		return 0, errorAt(s.Span(), "Menshen's parser extracts headers of a fixed size, at offsets it knows before the packet comes; this extract's varbit field is sized by the packet")
+	}
 	if !ok || call.Call.Callee.Method != "extract" || len(call.Call.Args) != 1 {
 		return 0, errorAt(s.Span(), "Menshen's parser only extracts headers; this statement has no place in it")
 	}

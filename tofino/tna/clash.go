@@ -27,7 +27,9 @@ var tnaDecls = sync.OnceValue(func() declared {
 	return tna
 })
 
-// declared lists what a file declares at its top level.
+// declared lists what a file declares at its top level: names, each
+// mapped to whether it names a function (functions of one name overload
+// one another rather than clash), and error members.
 type declared struct{ names, errors map[string]bool }
 
 // declarations parses src with the bundled includes and lists what its
@@ -46,10 +48,20 @@ func declarations(src string) declared {
 			}
 		}
 		if id := decl.DeclName(); id != nil {
-			out.names[id.Name] = true
+			out.names[id.Name] = isFunction(decl)
 		}
 	}
 	return out
+}
+
+func isFunction(decl frontend.Decl) bool {
+	switch d := decl.(type) {
+	case *frontend.FuncDecl:
+		return true
+	case *frontend.ExternDecl:
+		return d.Func != nil
+	}
+	return false
 }
 
 // checkNames refuses a program that declares, at its top level, a name
@@ -60,27 +72,28 @@ func (e *emitter) checkNames() error {
 		return errorAt(sp, "%s %s: tna.p4 declares %s too, so the TNA program cannot hold both; rename it to compile for Tofino", what, name, name)
 	}
 	for _, t := range e.prog.Types {
-		if name := typeName(t); names[name] && !bundled[name] {
+		name := typeName(t)
+		if _, ok := names[name]; ok && !bundled[name] {
 			return clash(e.declaredAt(name), "type", name)
 		}
 	}
 	for _, f := range e.prog.Functions {
-		if names[f.Name] {
+		if function, ok := names[f.Name]; ok && !function {
 			return clash(f.Span, "function", f.Name)
 		}
 	}
-	if names[e.parser.Name] {
+	if _, ok := names[e.parser.Name]; ok {
 		return clash(e.parser.Span, "parser", e.parser.Name)
 	}
 	for _, c := range []*ir.Control{e.ingress, e.egress, e.deparser} {
-		if names[c.Name] {
+		if _, ok := names[c.Name]; ok {
 			return clash(c.Span, "control", c.Name)
 		}
 	}
 	return nil
 }
 
-// declared finds where the program declares name at its top level (the
+// declaredAt finds where the program declares name at its top level (the
 // IR keeps no position for a type), or the main file when it cannot.
 func (e *emitter) declaredAt(name string) diag.Span {
 	src := e.in.Source

@@ -159,8 +159,10 @@ func reroot(x ir.Expr, v *ir.Var) ir.Expr {
 }
 
 // checkParserErrorRead refuses an ingress that reads parser_error when
-// the parser fills a header stack: a stack that overflows is
-// StackOutOfBounds, which parser_err has no flag p4hls knows for.
+// the parser fills a header stack or extracts a varbit field: a stack
+// that overflows is StackOutOfBounds, a varbit size too large or off the
+// byte boundary HeaderTooShort or ParserInvalidArgument, for which
+// parser_err has no flag p4hls knows.
 func (e *emitter) checkParserErrorRead() error {
 	if !e.readsParserError {
 		return nil
@@ -170,6 +172,9 @@ func (e *emitter) checkParserErrorRead() error {
 			if cs, ok := s.(*ir.CallStmt); ok && cs.Call.Callee.Method == "extract" && len(cs.Call.Args) > 0 {
 				if op, ok := cs.Call.Args[0].Value.(*ir.StackOp); ok && op.Op == "next" {
 					return errorAt(s.Span(), "state %s fills a header stack, and control %s reads parser_error: Tofino's parser_err has no flag for StackOutOfBounds that the backend knows", st.Name, e.ingress.Name)
+				}
+				if len(cs.Call.Args) == 2 {
+					return errorAt(s.Span(), "state %s extracts a header with a varbit field, and control %s reads parser_error: Tofino's parser_err has no flag for HeaderTooShort or ParserInvalidArgument that the backend knows", st.Name, e.ingress.Name)
 				}
 			}
 		}
