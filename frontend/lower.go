@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -409,10 +410,13 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		for _, e := range entries.Entries {
 			explicit = explicit || e.Priority != nil
 		}
+		annotated := annotatedPriorities(entries.Entries)
 		prev := 0
 		for i, e := range entries.Entries {
 			entry := &ir.Entry{Keys: l.keysets(e.Keys, len(t.Keys)), Action: l.actionRef(e.Action, e.Action), Span: e.Span()}
 			switch {
+			case annotated != nil:
+				entry.Priority = annotated[i]
 			case !explicit && prefixMatched(t):
 				entry.Priority = 0 // the longest prefix wins, as in any lpm table
 			case !explicit:
@@ -427,6 +431,33 @@ func (l *lowerer) table(d *TableDecl) *ir.Table {
 		}
 	}
 	return t
+}
+
+// annotatedPriorities ranks entries some of which carry @priority(N), a
+// p4c annotation BMv2 follows (not the language's): the smallest N wins,
+// and an entry without one has its place in the list, from 1. As the
+// IR's priorities (the largest wins), that is the largest N plus 1, less
+// the entry's. Nil when no entry has the annotation.
+func annotatedPriorities(entries []*Entry) []int {
+	bmv2 := make([]int64, len(entries))
+	annotated, largest := false, int64(0)
+	for i, e := range entries {
+		bmv2[i] = int64(i + 1)
+		if a := e.Annos.Find("priority"); a != nil && len(a.Exprs) == 1 {
+			if lit, ok := a.Exprs[0].(*IntLit); ok && lit.Value.IsInt64() && lit.Value.Sign() >= 0 {
+				bmv2[i], annotated = lit.Value.Int64(), true
+			}
+		}
+		largest = max(largest, bmv2[i])
+	}
+	if !annotated || largest >= math.MaxInt32 {
+		return nil
+	}
+	out := make([]int, len(entries))
+	for i, p := range bmv2 {
+		out[i] = int(largest + 1 - p)
+	}
+	return out
 }
 
 // prefixMatched says whether a table matches an lpm key and exact ones
