@@ -242,6 +242,24 @@ func (s *scope) ref(e ir.Expr) refFn {
 	}
 }
 
+// store compiles writing a value into the storage e denotes: into a
+// slice (of a slice, too) its bits of the value sliced; into anything
+// else, assigned. Nothing is written where e denotes no storage (a field
+// of an invalid header).
+func (s *scope) store(e ir.Expr) func(fr *frame, v Value) {
+	if sl, ok := e.(*ir.Slice); ok {
+		x, hi, lo := sl.Flat()
+		base, t := s.ref(x), bitsOf(x.Type())
+		return func(fr *frame, v Value) {
+			if p := base(fr); p != nil {
+				*p = setSlice(*p, t, hi, lo, v)
+			}
+		}
+	}
+	dst := s.ref(e)
+	return func(fr *frame, v Value) { write(dst(fr), v) }
+}
+
 func (s *scope) stackOp(e *ir.StackOp) evalFn {
 	x := s.expr(e.X)
 	switch e.Op {
@@ -468,15 +486,10 @@ func (s *scope) stmt(st ir.Stmt) execFn {
 
 func (s *scope) assign(st *ir.Assign) execFn {
 	rhs := s.expr(st.RHS)
-	if sl, ok := st.LHS.(*ir.Slice); ok {
-		base := s.ref(sl.X)
-		t := bitsOf(sl.X.Type())
-		hi, lo := sl.Hi, sl.Lo
+	if _, ok := st.LHS.(*ir.Slice); ok {
+		store := s.store(st.LHS)
 		return func(fr *frame) flow {
-			v := rhs(fr)
-			if p := base(fr); p != nil {
-				*p = setSlice(*p, t, hi, lo, v)
-			}
+			store(fr, rhs(fr))
 			return fr.pending()
 		}
 	}

@@ -413,10 +413,9 @@ func (s *scope) callFunction(c *ir.Call) evalFn {
 	var back []func(fr, callee *frame)
 	for i, a := range c.Args {
 		args[i] = s.arg(c, i)
-		if a.Dir == ir.DirOut || a.Dir == ir.DirInOut {
-			dst := s.out(c, i)
-			slot := fn.params[i]
-			back = append(back, func(fr, callee *frame) { write(dst(fr), callee.slots[slot]) })
+		if (a.Dir == ir.DirOut || a.Dir == ir.DirInOut) && a.Value != nil {
+			dst, slot := s.store(a.Value), fn.params[i]
+			back = append(back, func(fr, callee *frame) { dst(fr, callee.slots[slot]) })
 		}
 	}
 	return func(fr *frame) Value {

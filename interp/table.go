@@ -91,13 +91,8 @@ func (s *scope) callAction(call *ir.ActionCall) execFn {
 		args[i] = s.expr(a)
 		p := call.Action.Params[i]
 		if p.Dir == ir.DirOut || p.Dir == ir.DirInOut {
-			dst := s.ref(a)
-			slot := ca.params[i]
-			back = append(back, func(fr *frame) {
-				if d := dst(fr); d != nil {
-					assignInto(d, fr.slots[slot])
-				}
-			})
+			dst, slot := s.store(a), ca.params[i]
+			back = append(back, func(fr *frame) { dst(fr, fr.slots[slot]) })
 		}
 	}
 	return func(fr *frame) flow {
@@ -146,12 +141,8 @@ func (s *scope) table(t *ir.Table) *compiledTable {
 		for i, a := range ar.Args {
 			ct.bound[ar.Action] = append(ct.bound[ar.Action], s.expr(a))
 			if d := ar.Action.Params[i].Dir; d == ir.DirOut || d == ir.DirInOut {
-				dst, slot := s.ref(a), ca.params[i]
-				ct.back[ar.Action] = append(ct.back[ar.Action], func(fr *frame) {
-					if p := dst(fr); p != nil {
-						assignInto(p, fr.slots[slot])
-					}
-				})
+				dst, slot := s.store(a), ca.params[i]
+				ct.back[ar.Action] = append(ct.back[ar.Action], func(fr *frame) { dst(fr, fr.slots[slot]) })
 			}
 		}
 	}

@@ -90,6 +90,19 @@ type Slice struct {
 	Hi, Lo int
 }
 
+// Flat is the value a slice's bits are of, past slices of slices, and
+// the bits: x[h1:l1][h2:l2] is x[l1+h2:l1+l2].
+func (e *Slice) Flat() (x Expr, hi, lo int) {
+	x, hi, lo = e.X, e.Hi, e.Lo
+	for {
+		inner, ok := x.(*Slice)
+		if !ok {
+			return x, hi, lo
+		}
+		x, hi, lo = inner.X, inner.Lo+hi, inner.Lo+lo
+	}
+}
+
 // Unary is Op X: LNot, BitNot or Neg.
 type Unary struct {
 	Pos

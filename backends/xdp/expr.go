@@ -125,9 +125,6 @@ func (g *gen) lvalue(e ir.Expr) string {
 		return fmt.Sprintf("%s.f_%s", g.lvalue(e.X), e.Name)
 	case *ir.StackElem:
 		return g.elemLvalue(e)
-	case *ir.Slice:
-		g.fail(e.Span(), "assigning to a slice is not supported by the xdp target")
-		return "x"
 	}
 	g.fail(e.Span(), "%s cannot be written by the xdp target", ir.Format(e))
 	return "x"
@@ -276,9 +273,20 @@ func (g *gen) cast(e *ir.Cast) string {
 	return fmt.Sprintf("(%s & %s)", x, mask(to))
 }
 
-// write assigns v to storage lhs. A field of an invalid header ignores
-// writes (and reads as 0: an invalid header is all zeros), as in interp.
+// write assigns v to storage lhs (a slice of it: to those bits). A field
+// of an invalid header ignores writes (and reads as 0: an invalid header
+// is all zeros), as in interp.
 func (g *gen) write(lhs ir.Expr, v string) {
+	if sl, ok := lhs.(*ir.Slice); ok {
+		// The bits of the value sliced: the others keep theirs.
+		x, hi, lo := sl.Flat()
+		m := fmt.Sprintf("0x%xULL", (uint64(1)<<uint(hi-lo+1)-1)<<uint(lo))
+		if hi-lo+1 >= 64 {
+			m = mask(64)
+		}
+		g.write(x, fmt.Sprintf("((%s & ~%s) | ((%s << %d) & %s))", g.expr(x), m, v, lo, m))
+		return
+	}
 	if d := dynElem(lhs); d != nil {
 		g.dynWrite(lhs, d, func(l ir.Expr) { g.write(l, v) })
 		return
@@ -292,9 +300,6 @@ func (g *gen) write(lhs ir.Expr, v string) {
 // parser found it.
 func (g *gen) dirty(lhs ir.Expr) {
 	e := lhs
-	if sl, ok := e.(*ir.Slice); ok {
-		e = sl.X
-	}
 	if m, ok := e.(*ir.Member); ok && isHeader(m.X.Type()) && width(m.T) > 0 {
 		g.dirtyFields[g.lvalue(m.X)+".f_"+m.Name] = true
 		return

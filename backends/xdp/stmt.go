@@ -180,14 +180,6 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 		}
 		return
 	}
-	if sl, ok := lhs.(*ir.Slice); ok {
-		x := g.lvalue(sl.X)
-		v := g.expr(rhs)
-		m := mask(sl.Hi-sl.Lo+1) + fmt.Sprintf(" << %d", sl.Lo)
-		g.dirty(sl.X)
-		g.line("%s%s = (%s & ~(%s)) | ((%s << %d) & (%s));", g.guard(sl.X), x, x, m, v, sl.Lo, m)
-		return
-	}
 	if m, ok := lhs.(*ir.Member); ok && m.Name == "mcast_grp" {
 		if s, ok := m.X.Type().(*ir.Struct); ok && s.Name == "standard_metadata_t" {
 			g.fail(lhs.Span(), "multicast (standard_metadata.mcast_grp) is not supported by the xdp target: XDP sends a packet to one port")

@@ -115,6 +115,9 @@ func (cs *containers) place(e ir.Expr) (*place, error) {
 		if w > 32 {
 			return nil, errorAt(e.Span(), "%s is %d bits: metadata wider than a 32-bit container is not supported", name, w)
 		}
+		if _, ok := e.(*ir.Slice); ok {
+			return nil, errorAt(e.Span(), "%s: Menshen's ALUs write whole containers, not some of a field's bits; write the whole field", name)
+		}
 		if !isMetadata(e) {
 			return nil, errorAt(e.Span(), "%s is neither a parsed header field nor metadata", name)
 		}
