@@ -170,7 +170,7 @@ func (s *scope) extract(c *ir.Call) evalFn {
 	varbitBits := func(*frame) (int, bool) { return 0, true }
 	if len(c.Args) == 2 {
 		varbitBits = s.varbitSize(c, t)
-		w -= varbitMax(t)
+		w -= ir.VarbitMax(t)
 	}
 	var stack refFn
 	if op, ok := nextOf(target); ok {
@@ -213,7 +213,7 @@ func (s *scope) extract(c *ir.Call) evalFn {
 // on a byte boundary error.ParserInvalidArgument (false: the error is
 // raised).
 func (s *scope) varbitSize(c *ir.Call, t ir.Type) func(*frame) (int, bool) {
-	size, max := s.arg(c, 1), varbitMax(t)
+	size, max := s.arg(c, 1), ir.VarbitMax(t)
 	fixed := ir.WidthBits(t) - max
 	return func(fr *frame) (int, bool) {
 		n := size(fr)
@@ -227,19 +227,6 @@ func (s *scope) varbitSize(c *ir.Call, t ir.Type) func(*frame) (int, bool) {
 		}
 		return int(n.U), true
 	}
-}
-
-// varbitMax is the maximum size of a header's varbit field (the frontend
-// allows one), 0 without one.
-func varbitMax(t ir.Type) int {
-	if st, ok := t.(*ir.Struct); ok {
-		for _, f := range st.Fields {
-			if v, ok := f.Type.(*ir.Varbit); ok {
-				return v.Max
-			}
-		}
-	}
-	return 0
 }
 
 // nextOf returns the stack.next an extract's target is or is a member of

@@ -142,6 +142,19 @@ func (s *Struct) Field(name string) (*Field, int) {
 // IsHeader reports whether s has a validity bit (a header or header union).
 func (s *Struct) IsHeader() bool { return s.Kind != KindStruct }
 
+// VarbitMax is the maximum size of the varbit field of a header (P4
+// allows one), 0 for a type without one.
+func VarbitMax(t Type) int {
+	if st, ok := t.(*Struct); ok {
+		for _, f := range st.Fields {
+			if v, ok := f.Type.(*Varbit); ok {
+				return v.Max
+			}
+		}
+	}
+	return 0
+}
+
 // WidthBits is the width of a fixed-width type in bits: bits, bool (1),
 // serializable enums, and headers and structs of those (varbit counts its
 // maximum). It is 0 for types without a fixed width.

@@ -159,10 +159,8 @@ func reroot(x ir.Expr, v *ir.Var) ir.Expr {
 }
 
 // checkParserErrorRead refuses an ingress that reads parser_error when
-// the parser fills a header stack or extracts a varbit field: a stack
-// that overflows is StackOutOfBounds, a varbit size too large or off the
-// byte boundary HeaderTooShort or ParserInvalidArgument, for which
-// parser_err has no flag p4hls knows.
+// the parser fills a header stack: a stack that overflows is
+// StackOutOfBounds, which parser_err has no flag p4hls knows for.
 func (e *emitter) checkParserErrorRead() error {
 	if !e.readsParserError {
 		return nil
@@ -173,25 +171,58 @@ func (e *emitter) checkParserErrorRead() error {
 				if op, ok := cs.Call.Args[0].Value.(*ir.StackOp); ok && op.Op == "next" {
 					return errorAt(s.Span(), "state %s fills a header stack, and control %s reads parser_error: Tofino's parser_err has no flag for StackOutOfBounds that the backend knows", st.Name, e.ingress.Name)
 				}
-				if len(cs.Call.Args) == 2 {
-					return errorAt(s.Span(), "state %s extracts a header with a varbit field, and control %s reads parser_error: Tofino's parser_err has no flag for HeaderTooShort or ParserInvalidArgument that the backend knows", st.Name, e.ingress.Name)
-				}
 			}
 		}
 	}
 	return nil
 }
 
-// parserVerifies reports whether the parser calls verify.
+// parserVerifies reports whether the parser checks what may end it with
+// an error of its own (parserChecks).
 func (e *emitter) parserVerifies() bool {
 	for _, st := range e.parser.States {
 		for _, s := range st.Body {
-			if cs, ok := s.(*ir.CallStmt); ok && cs.Call.Callee.Extern == "verify" {
+			if len(parserChecks(s)) > 0 {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// parserCheck is a condition a parser state checks, and the error the
+// parser stops with where it does not hold.
+type parserCheck struct {
+	cond ir.Expr
+	err  string
+}
+
+// parserChecks are the checks a parser statement makes before it goes
+// on: a verify's; and, before a header with a varbit field is extracted,
+// v1model's on the field's size: at most its maximum (HeaderTooShort),
+// and the header whole bytes (ParserInvalidArgument), which Tofino's
+// parser_err has no flags for.
+func parserChecks(s ir.Stmt) []parserCheck {
+	cs, ok := s.(*ir.CallStmt)
+	switch {
+	case !ok:
+		return nil
+	case cs.Call.Callee.Extern == "verify":
+		return []parserCheck{{cs.Call.Args[0].Value, cs.Call.Args[1].Value.(*ir.ErrorConst).Name}}
+	case cs.Call.Callee.Method != "extract" || len(cs.Call.Args) != 2:
+		return nil
+	}
+	size, t := cs.Call.Args[1].Value, cs.Call.Args[0].Value.Type()
+	max := ir.VarbitMax(t)
+	word := size.Type()
+	c := func(v int) ir.Expr { return &ir.Const{T: word, Value: big.NewInt(int64(v))} }
+	fits := &ir.Binary{Op: ir.Le, X: size, Y: c(max), T: ir.Bool{}}
+	end := size // where the header ends, in bits past a byte boundary
+	if fixed := ir.WidthBits(t) - max; fixed%8 != 0 {
+		end = &ir.Binary{Op: ir.Add, X: size, Y: c(fixed % 8), T: word}
+	}
+	whole := &ir.Binary{Op: ir.Eq, X: &ir.Binary{Op: ir.BitAnd, X: end, Y: c(7), T: word}, Y: c(0), T: ir.Bool{}}
+	return []parserCheck{{fits, "HeaderTooShort"}, {whole, "ParserInvalidArgument"}}
 }
 
 // checkVerifies refuses a verify the backend cannot turn into a
@@ -216,25 +247,24 @@ func (e *emitter) checkVerifies() error {
 	return nil
 }
 
-// splitAtVerifies returns state s as states that end at each verify: a
-// select on the condition goes on to the next part, or to the error's
-// state (named in errStates, which it fills).
+// splitAtVerifies returns state s as states that end at each check (a
+// verify's, parserChecks): a select on the condition goes on to the next
+// part, or to the error's state (named in errStates, which it fills).
 func splitAtVerifies(s *ir.State, errStates map[string]string) []*ir.State {
 	var out []*ir.State
 	cur := &ir.State{Name: s.Name, Span: s.Span}
 	for _, st := range s.Body {
-		cs, ok := st.(*ir.CallStmt)
-		if !ok || cs.Call.Callee.Extern != "verify" {
-			cur.Body = append(cur.Body, st)
-			continue
+		for _, ck := range parserChecks(st) {
+			next := fmt.Sprintf("%s__%d", s.Name, len(out)+1)
+			errState := "p4hls_error_" + ck.err
+			errStates[errState] = ck.err
+			cur.Select = verifySelect(ck.cond, next, errState)
+			out = append(out, cur)
+			cur = &ir.State{Name: next, Span: s.Span}
 		}
-		next := fmt.Sprintf("%s__%d", s.Name, len(out)+1)
-		name := cs.Call.Args[1].Value.(*ir.ErrorConst).Name
-		errState := "p4hls_error_" + name
-		errStates[errState] = name
-		cur.Select = verifySelect(cs.Call.Args[0].Value, next, errState)
-		out = append(out, cur)
-		cur = &ir.State{Name: next, Span: s.Span}
+		if cs, ok := st.(*ir.CallStmt); !ok || cs.Call.Callee.Extern != "verify" {
+			cur.Body = append(cur.Body, st)
+		}
 	}
 	cur.Next, cur.Select = s.Next, s.Select
 	return append(out, cur)
