@@ -790,6 +790,8 @@ func (c *checker) forInStmt(s *ForInStmt) {
 			if len(x.Elems) > 0 {
 				elem = x.Elems[0]
 			}
+		case *ListType:
+			elem = x.Elem
 		case InvalidType:
 		default:
 			c.errorf(s.Range, diag.TypeMismatch, "cannot loop over a value of type %s", ct)

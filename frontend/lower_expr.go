@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -407,8 +408,7 @@ func isInvalidHeader(e Expr) bool {
 func (l *lowerer) forIn(s *ForInStmt, sp ir.Pos) []ir.Stmt {
 	r, ok := s.Range.(*RangeExpr)
 	if !ok {
-		l.unsupported(s.Range, "for-in loops over a header stack or list")
-		return nil
+		return l.forEach(s, sp)
 	}
 	t := l.typ(l.c.TypeOf[s.Type])
 	x := &ir.Var{Name: s.Name.Name, Type: t, Span: s.Name.Span()}
@@ -427,6 +427,70 @@ func (l *lowerer) forIn(s *ForInStmt, sp ir.Pos) []ir.Stmt {
 		&ir.Declare{Pos: sp, Var: more, Init: cmp(ir.Le, ref(x), ref(hi))},
 		loop,
 	}}}
+}
+
+// forEach lowers for (T x in c) body, c a list or a header stack, to a
+// loop over the elements' indices. The elements are evaluated once,
+// before the first iteration (as p4c does), into variables e0, e1, ...;
+// each iteration binds x to one:
+//
+//	{ T e0 = c[0]; ...; bit<32> i = 0;
+//	  for (; i < n; i = i + 1) { T x = i == 0 ? e0 : i == 1 ? e1 : ...; body } }
+func (l *lowerer) forEach(s *ForInStmt, sp ir.Pos) []ir.Stmt {
+	t := l.typ(l.c.TypeOf[s.Type])
+	elems, ok := l.elements(l.expr(s.Range), sp)
+	if !ok {
+		l.unsupported(s.Range, "for-in loops over a value other than a list or a header stack")
+		return nil
+	}
+	index := &ir.Var{Name: s.Name.Name + "_index", Type: &ir.Bits{Width: 32}, Span: s.Name.Span()}
+	x := &ir.Var{Name: s.Name.Name, Type: t, Span: s.Name.Span()}
+	l.scope.decls[s] = x
+	ref := func(v *ir.Var) ir.Expr { return &ir.VarRef{Pos: sp, Var: v} }
+	word := func(v int) ir.Expr { return &ir.Const{Pos: sp, T: index.Type, Value: big.NewInt(int64(v))} }
+	block := &ir.Block{Pos: sp}
+	var pick ir.Expr
+	for k := len(elems) - 1; k >= 0; k-- {
+		e := &ir.Var{Name: fmt.Sprintf("%s_%d", s.Name.Name, k), Type: t, Span: s.Range.Span()}
+		block.Body = append(block.Body, &ir.Declare{Pos: sp, Var: e, Init: elems[k]})
+		if pick == nil {
+			pick = ref(e)
+			continue
+		}
+		pick = &ir.Cond{Pos: sp, C: &ir.Binary{Pos: sp, Op: ir.Eq, X: ref(index), Y: word(k), T: ir.Bool{}}, Then: ref(e), Else: pick}
+	}
+	slices.Reverse(block.Body) // e0 first: the elements in order
+	if pick == nil {
+		return nil // no elements: the body never runs
+	}
+	body := append([]ir.Stmt{&ir.Declare{Pos: sp, Var: x, Init: pick}}, l.body(s.Body)...)
+	block.Body = append(block.Body,
+		&ir.Declare{Pos: sp, Var: index, Init: word(0)},
+		&ir.For{Pos: sp, Cond: &ir.Binary{Pos: sp, Op: ir.Lt, X: ref(index), Y: word(len(elems)), T: ir.Bool{}}, Body: body,
+			Update: []ir.Stmt{&ir.Assign{Pos: sp, LHS: ref(index), RHS: &ir.Binary{Pos: sp, Op: ir.Add, X: ref(index), Y: word(1), T: index.Type}}}})
+	return []ir.Stmt{block}
+}
+
+// elements lists the elements of a list (a cast of one, too) or a header
+// stack a for-in loop goes over.
+func (l *lowerer) elements(c ir.Expr, sp ir.Pos) ([]ir.Expr, bool) {
+	if cast, ok := c.(*ir.Cast); ok {
+		if _, isList := cast.X.(*ir.List); isList {
+			c = cast.X
+		}
+	}
+	switch x := c.(type) {
+	case *ir.List:
+		return x.Elems, true
+	}
+	if st, ok := c.Type().(*ir.Stack); ok {
+		var out []ir.Expr
+		for k := 0; k < st.Size; k++ {
+			out = append(out, &ir.StackElem{Pos: sp, X: c, Index: &ir.Const{Pos: sp, T: &ir.Bits{Width: 32}, Value: big.NewInt(int64(k))}})
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // indexesOnce returns lvalue x with each stack index that calls a function

@@ -44,6 +44,9 @@ type gen struct {
 	// inAtomic is the span of the @atomic block being written, when in one.
 	inAtomic *diag.Span
 	loops    int
+	// continues are the labels a continue goes to, one per loop around
+	// the code ("": C's own continue).
+	continues []string
 	// rejectLabel is where a parser error goes, in the parser only.
 	rejectLabel string
 	// The v1model block parameters' types, and the C name of

@@ -82,6 +82,10 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.Break:
 		g.line("break;")
 	case *ir.Continue:
+		if n := len(g.continues); n > 0 && g.continues[n-1] != "" {
+			g.line("goto %s;", g.continues[n-1]) // the loop's update comes first
+			break
+		}
 		g.line("continue;")
 	case *ir.StackShift:
 		g.stackShift(s)
@@ -254,36 +258,28 @@ func (g *gen) forLoop(s *ir.For) {
 	g.line("for (int it_ = 0; it_ < %d && (%s); it_++) {", maxLoop, cond)
 	g.ind++
 	g.loops++
+	// C's continue goes to the loop's header, past P4's update
+	// statements: a continue goes to them instead.
+	next := ""
+	if len(s.Update) > 0 {
+		next = fmt.Sprintf("next%d", g.label())
+	}
+	g.continues = append(g.continues, next)
 	g.block(s.Body)
+	g.continues = g.continues[:len(g.continues)-1]
 	g.loops--
+	if next != "" {
+		g.line("%s:;", next)
+	}
 	g.block(s.Update)
 	g.ind--
 	g.line("}")
 	g.ind--
 	g.line("}")
-	if len(s.Update) > 0 {
-		// A continue would skip the update: C's continue goes to the loop
-		// header, not to P4's update statements.
-		checkNoContinue(g, s.Body)
-	}
 }
 
 // maxLoop bounds every for loop, so the verifier sees it end.
 const maxLoop = 1024
-
-func checkNoContinue(g *gen, ss []ir.Stmt) {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *ir.Continue:
-			g.fail(s.Span(), "continue in a for loop with an update is not supported by the xdp target")
-		case *ir.If:
-			checkNoContinue(g, s.Then)
-			checkNoContinue(g, s.Else)
-		case *ir.Block:
-			checkNoContinue(g, s.Body)
-		}
-	}
-}
 
 // callAction runs an action written in the program: in and inout
 // arguments are copied in, out and inout ones copied back (P4-16 §6.8).
