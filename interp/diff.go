@@ -185,6 +185,13 @@ func outputsDiffer(a, b *Output) string {
 			}
 		}
 		return fmt.Sprintf("length: A %d bytes, B %d", len(a.Data), len(b.Data))
+	case len(a.Copies) != len(b.Copies):
+		return fmt.Sprintf("multicast copies: A made %d, B %d", len(a.Copies)+1, len(b.Copies)+1)
+	}
+	for i := range a.Copies {
+		if what := outputsDiffer(a.Copies[i], b.Copies[i]); what != "" {
+			return fmt.Sprintf("multicast copy %d: %s", i+2, what)
+		}
 	}
 	return ""
 }

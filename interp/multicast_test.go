@@ -3,8 +3,10 @@ package interp
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,9 +15,9 @@ import (
 )
 
 // TestMulticastAndDigests: l2_learning.p4 and variants of its flood
-// action. A packet with a multicast group follows the replica for port 0,
-// whatever egress_spec says (replication is not simulated; BMv2 ignores
-// egress_spec then); mark_to_drop clears the group, as BMv2's does; a
+// action. A packet with a multicast group the control plane did not
+// configure follows the replica for port 0, whatever egress_spec says
+// (BMv2 ignores egress_spec then); mark_to_drop clears the group, as BMv2's does; a
 // digest is reported with the packet that sent it, dropped or not.
 func TestMulticastAndDigests(t *testing.T) {
 	file := filepath.Join(corpus, "ok", "l2_learning.p4")
@@ -60,5 +62,52 @@ func TestMulticastAndDigests(t *testing.T) {
 				t.Errorf("digests %v, want one to receiver 1 of %s", out.Digests, learnt)
 			}
 		})
+	}
+}
+
+// TestReplication: with group 1 configured, the flood of l2_learning.p4
+// (its egress changed to write the copy's egress_rid and instance_type
+// into the packet's last two bytes) leaves once per replica, in the
+// group's order, each with its replication id and v1model's replica
+// instance type (5); the copy to the port it came in on is dropped in
+// the egress, and a group of that copy alone drops the packet.
+func TestReplication(t *testing.T) {
+	file := filepath.Join(corpus, "ok", "l2_learning.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const egress = "        if (sm.egress_port == sm.ingress_port) {"
+	changed := strings.Replace(string(src), egress,
+		"        hdr.ethernet.etherType = sm.egress_rid[7:0] ++ sm.instance_type[7:0];\n"+egress, 1)
+	if changed == string(src) {
+		t.Fatal("the egress is not in the program")
+	}
+	var d diag.List
+	prog, _, err := frontend.Load(context.Background(), file, []byte(changed), frontend.Options{}, &d)
+	if err != nil || prog == nil {
+		t.Fatal(err, d.String())
+	}
+	sw, err := New(prog, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkt := unhex(t, "000000000001 0a0b0c0d0e0f 0800 00")
+	sw.SetMulticastGroup(1, []Replica{{Port: 5, Rid: 0x21}, {Port: 3, Rid: 0x22}, {Port: 7, Rid: 0x23}})
+	out, err := sw.Process(3, pkt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range append([]*Output{out}, out.Copies...) {
+		got = append(got, fmt.Sprintf("%d:%x", o.Port, o.Data))
+	}
+	want := []string{"5:0000000000010a0b0c0d0e0f210500", "7:0000000000010a0b0c0d0e0f230500"}
+	if !slices.Equal(got, want) {
+		t.Errorf("copies %v, want %v", got, want)
+	}
+	sw.SetMulticastGroup(1, []Replica{{Port: 3, Rid: 1}})
+	if out, err := sw.Process(3, pkt); err != nil || !out.Dropped {
+		t.Errorf("a group of the ingress port alone: %+v, %v; want dropped", out, err)
 	}
 }

@@ -31,6 +31,9 @@ import (
 //	expect drop
 //	expect_register REGISTER INDEX VALUE
 //	wait                                 (p4c's; it does nothing here)
+//	mc_mgrp_create GROUP                 (simple_switch's multicast groups:
+//	mc_node_create RID PORT...            a node's handle is its place among
+//	mc_node_associate GROUP HANDLE        the nodes created, from 0)
 //
 // A KEY is the key's control-plane name (hdr.ipv4.dstAddr) or a unique
 // suffix of it (dstAddr). A VALUE is decimal, 0x hex, 0b binary, a dotted
@@ -49,7 +52,7 @@ import (
 // STFCommand is one parsed line.
 type STFCommand struct {
 	Line int
-	Kind string // add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait
+	Kind string // add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait, mc_*
 	// add, setdefault: the table and the entry.
 	Table string
 	Entry Entry
@@ -57,6 +60,10 @@ type STFCommand struct {
 	Name  string
 	Index uint64
 	Value *big.Int
+	// mc_node_create: the node's ports (its replication id is Index);
+	// mc_mgrp_create and mc_node_associate: the group is Index, the
+	// node's handle Value.
+	Ports []uint64
 	// packet, expect.
 	Port uint64
 	Data []byte
@@ -194,8 +201,34 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 		}
 		cmd.Data, cmd.Care, err = parseHex(hex, f[0] == "expect")
 	case "wait": // p4c's tests wait for the switch; a run here processes each packet before the next line
+	case "mc_mgrp_create":
+		if len(f) != 2 {
+			return cmd, fmt.Errorf("mc_mgrp_create needs GROUP")
+		}
+		cmd.Index, err = parseUint64("group", f[1])
+	case "mc_node_create":
+		if err := need(3, "a replication id and ports: mc_node_create RID PORT..."); err != nil {
+			return cmd, err
+		}
+		if cmd.Index, err = parseUint64("replication id", f[1]); err != nil {
+			return cmd, err
+		}
+		for _, w := range f[2:] {
+			p, err := parseUint64("port", w)
+			if err != nil {
+				return cmd, err
+			}
+			cmd.Ports = append(cmd.Ports, p)
+		}
+	case "mc_node_associate":
+		if len(f) != 3 {
+			return cmd, fmt.Errorf("mc_node_associate needs GROUP HANDLE")
+		}
+		if cmd.Index, err = parseUint64("group", f[1]); err == nil {
+			cmd.Value, err = parseNumber(f[2])
+		}
 	default:
-		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait)", f[0])
+		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait, mc_mgrp_create, mc_node_create, mc_node_associate)", f[0])
 	}
 	return cmd, err
 }
@@ -544,6 +577,10 @@ type stfRun struct {
 	lastPacket int
 	outs       map[uint64][]sentPacket
 	expects    map[uint64][]STFCommand
+	// nodes are the multicast nodes created (mc_node_create), by
+	// handle, and groups the handles associated with each group.
+	nodes  []STFCommand
+	groups map[uint64][]int
 }
 
 // sentPacket is a packet's output, with the number and line of its
@@ -607,9 +644,13 @@ func (r *stfRun) do(c STFCommand) error {
 		r.res.Packets++
 		r.lastPacket = r.res.Packets
 		if !out.Dropped {
-			r.outs[out.Port] = append(r.outs[out.Port], sentPacket{out: out, number: r.lastPacket, line: c.Line})
-			r.meet(out.Port)
+			for _, o := range append([]*Output{out}, out.Copies...) {
+				r.outs[o.Port] = append(r.outs[o.Port], sentPacket{out: o, number: r.lastPacket, line: c.Line})
+				r.meet(o.Port)
+			}
 		}
+	case "mc_mgrp_create", "mc_node_create", "mc_node_associate":
+		return r.multicast(c)
 	case "expect":
 		r.res.Expectations++
 		if c.Drop {
@@ -626,6 +667,44 @@ func (r *stfRun) do(c STFCommand) error {
 		if got.Cmp(c.Value) != 0 {
 			r.mismatch(Mismatch{Line: c.Line, Msg: fmt.Sprintf("register %s[%d]: got %s, want %s", c.Name, c.Index, hexOf(got), hexOf(c.Value))})
 		}
+	}
+	return nil
+}
+
+// multicast runs a multicast command: the target's groups change when a
+// node joins one.
+func (r *stfRun) multicast(c STFCommand) error {
+	t, ok := r.sw.(interface {
+		SetMulticastGroup(grp uint64, replicas []Replica)
+	})
+	if !ok {
+		return fmt.Errorf("this target has no multicast groups")
+	}
+	if r.groups == nil {
+		r.groups = map[uint64][]int{}
+	}
+	switch c.Kind {
+	case "mc_mgrp_create":
+		r.groups[c.Index] = nil
+	case "mc_node_create":
+		r.nodes = append(r.nodes, c)
+	case "mc_node_associate":
+		handles, ok := r.groups[c.Index]
+		h := c.Value.Int64()
+		if !ok {
+			return fmt.Errorf("group %d is not created (mc_mgrp_create)", c.Index)
+		}
+		if !c.Value.IsInt64() || h < 0 || h >= int64(len(r.nodes)) {
+			return fmt.Errorf("no node has handle %s (mc_node_create made %d)", c.Value, len(r.nodes))
+		}
+		r.groups[c.Index] = append(handles, int(h))
+		var reps []Replica
+		for _, n := range r.groups[c.Index] {
+			for _, p := range r.nodes[n].Ports {
+				reps = append(reps, Replica{Port: p, Rid: r.nodes[n].Index})
+			}
+		}
+		t.SetMulticastGroup(c.Index, reps)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand"
+	"slices"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -86,6 +87,16 @@ type Output struct {
 	// Digests are the digests the packet sent (a dropped packet may send
 	// some too).
 	Digests []Digest
+	// Copies are the other copies of a packet a multicast group
+	// replicated (SetMulticastGroup), in the group's order after this one;
+	// a copy the egress dropped is left out.
+	Copies []*Output
+}
+
+// Replica is one copy a multicast group makes: the port it goes out of
+// and its replication id (the egress sees it as egress_rid).
+type Replica struct {
+	Port, Rid uint64
 }
 
 // EmittedHeader is a header the deparser wrote, at a bit offset of the output.
@@ -138,6 +149,10 @@ type Switch struct {
 	emitted   []EmittedHeader
 	truncate  int
 	faultErr  error
+
+	// groups are the multicast groups the control plane configured; a
+	// group not configured sends the one copy the egress port 0 gets.
+	groups map[uint64][]Replica
 
 	compileErrs []error
 	// tna is a TNA program's pipeline (nil for v1model).
@@ -471,6 +486,20 @@ func (fr *frame) pending() flow {
 // Process runs one packet, received on port, through the pipeline. The
 // error reports a run-time fault of the program (a failed assert, a runaway
 // loop), never a packet the parser rejects.
+// SetMulticastGroup makes multicast group grp replicate a packet to each
+// of replicas, as simple_switch's mc_mgrp_create, mc_node_create and
+// mc_node_associate configure it (an empty list removes the group).
+func (sw *Switch) SetMulticastGroup(grp uint64, replicas []Replica) {
+	if sw.groups == nil {
+		sw.groups = map[uint64][]Replica{}
+	}
+	if len(replicas) == 0 {
+		delete(sw.groups, grp)
+		return
+	}
+	sw.groups[grp] = slices.Clone(replicas)
+}
+
 func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
 	if err := sw.portFits(port); err != nil {
 		return nil, err
@@ -532,10 +561,14 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 	nargs := [5]int{2, 3, 3, 2, 2}
 	for i, cc := range sw.controls {
 		if i == 2 { // between ingress and egress
+			if reps := sw.groups[sw.getStd("mcast_grp")]; sw.multicast() && len(reps) > 0 {
+				return sw.replicate(reps, pkt, &args, &nargs)
+			}
 			if sw.multicast() {
-				// Replication is not simulated: the copy followed is the
-				// replica for port 0, whatever egress_spec said (BMv2
-				// ignores it too); the egress sees egress_spec as its port.
+				// A group the control plane did not configure: the copy
+				// followed is the replica for port 0, whatever egress_spec
+				// said (BMv2 ignores it too); the egress sees egress_spec
+				// as its port.
 				sw.setStd("egress_port", 0)
 				sw.setStd("egress_spec", 0)
 			} else if sw.getStd("egress_spec") == dropPort {
@@ -559,13 +592,66 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 			return &Output{Dropped: true}, sw.faultErr
 		}
 	}
+	return sw.output(pkt), sw.faultErr
+}
+
+// replicate runs the egress, compute-checksum and deparser blocks once
+// for each copy of a multicast group, each on the packet as the ingress
+// left it, with the copy's port and replication id (and v1model's
+// instance type of a replica, 5).
+func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, nargs *[5]int) (*Output, error) {
+	saved := [3]Value{copyValue(sw.hdr), copyValue(sw.meta), copyValue(sw.std)}
+	var outs []*Output
+	for _, r := range reps {
+		assignInto(&sw.hdr, saved[0])
+		assignInto(&sw.meta, saved[1])
+		assignInto(&sw.std, saved[2])
+		sw.setStd("egress_port", r.Port)
+		sw.setStd("egress_spec", r.Port)
+		sw.setStd("egress_rid", r.Rid)
+		sw.setStd("instance_type", replicaInstance)
+		sw.truncate = 0
+		dropped := false
+		for i := 2; i < len(sw.controls) && !dropped; i++ {
+			cc := sw.controls[i]
+			fr := sw.frame(cc, pkt)
+			for j, slot := range cc.params {
+				if j < nargs[i] {
+					fr.slots[slot] = args[i][j]
+				}
+			}
+			if i == 4 {
+				pkt.out, pkt.outBits = pkt.out[:0], 0
+				sw.emitted = sw.emitted[:0]
+			}
+			cc.body(fr)
+			dropped = i == 2 && sw.getStd("egress_spec") == dropPort
+		}
+		if !dropped {
+			outs = append(outs, sw.output(pkt))
+		}
+	}
+	if len(outs) == 0 {
+		return &Output{Dropped: true}, sw.faultErr
+	}
+	outs[0].Copies = outs[1:]
+	return outs[0], sw.faultErr
+}
+
+// replicaInstance is v1model's instance_type of a multicast copy
+// (PKT_INSTANCE_TYPE_REPLICATION).
+const replicaInstance = 5
+
+// output is the packet the deparser wrote, with the payload, as it
+// leaves by egress_port.
+func (sw *Switch) output(pkt *packet) *Output {
 	// The output owns its bytes: pkt.out is the next packet's buffer.
 	n := len(pkt.out) + len(sw.payload)
 	if sw.truncate > 0 && sw.truncate < n {
 		n = sw.truncate
 	}
 	out := append(append(make([]byte, 0, len(pkt.out)+len(sw.payload)), pkt.out...), sw.payload...)[:n]
-	return &Output{Port: sw.getStd("egress_port"), Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
+	return &Output{Port: sw.getStd("egress_port"), Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}
 }
 
 // frame returns the frame of a control, cleared for a new packet.

@@ -15,9 +15,10 @@ import (
 // metadata (the egress port and the length); bit 0 of either deparser's
 // drop_ctl drops the packet; the output port is the ingress control's
 // ucast_egress_port (0 when it is never set: the model does not drop a
-// packet that has no destination, as the hardware would; with a
-// multicast group it is port 0, as for v1model, since replication is not
-// simulated). Hash units compute as v1model's hash of the same name (CRC16
+// packet that has no destination, as the hardware would; a multicast
+// group the control plane configured (SetMulticastGroup) sends a copy
+// through the egress for each of its replicas, with its port and
+// egress_rid). Hash units compute as v1model's hash of the same name (CRC16
 // as crc16, ...). Meters return TNA's colours (red 3) for the colours
 // SetMeterColor sets; a Digest packed by the ingress deparser goes to the
 // receiver the ingress's digest_type names.
@@ -159,13 +160,23 @@ func (sw *Switch) processTNA(port uint64, data []byte) (*Output, error) {
 	if field(dprsr, t.igDprsr, "drop_ctl")&1 == 1 {
 		return &Output{Dropped: true}, sw.faultErr
 	}
-	outPort := field(tm, t.igTM, "ucast_egress_port")
-	eintr := serialize(t.egIntr, withFields(t.egIntr, map[string]uint64{"egress_port": outPort, "pkt_length": uint64(len(deparsed))}))
-	out, edprsr, _ := egress.run(sw, append(eintr, deparsed...))
-	if field(edprsr, t.egDprsr, "drop_ctl")&1 == 1 {
+	reps := []Replica{{Port: field(tm, t.igTM, "ucast_egress_port")}}
+	if grp := sw.groups[field(tm, t.igTM, "mcast_grp_a")]; len(grp) > 0 {
+		reps = grp // the traffic manager's copies, each through the egress
+	}
+	var outs []*Output
+	for _, r := range reps {
+		eintr := serialize(t.egIntr, withFields(t.egIntr, map[string]uint64{"egress_port": r.Port, "egress_rid": r.Rid, "pkt_length": uint64(len(deparsed))}))
+		out, edprsr, _ := egress.run(sw, append(eintr, deparsed...))
+		if field(edprsr, t.egDprsr, "drop_ctl")&1 == 0 {
+			outs = append(outs, &Output{Port: r.Port, Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)})
+		}
+	}
+	if len(outs) == 0 {
 		return &Output{Dropped: true}, sw.faultErr
 	}
-	return &Output{Port: outPort, Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)}, sw.faultErr
+	outs[0].Copies = outs[1:]
+	return outs[0], sw.faultErr
 }
 
 // runControl runs a control with its parameters bound to args.
