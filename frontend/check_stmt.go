@@ -780,6 +780,10 @@ func (c *checker) forInStmt(s *ForInStmt) {
 		if _, isBits := t.(*BitsType); !isBits && !isInvalid(t) {
 			c.errorf(s.Type, diag.TypeMismatch, "a loop over a range needs a bit<W> or int<W> variable, not %s", t)
 		}
+	} else if _, literal := s.Range.(*ListExpr); literal && !isInvalid(t) {
+		// { a, b, ... }: a list of the loop variable's type, its elements
+		// converted to it as a list<T>'s are.
+		c.convert(s.Range, &ListType{Elem: t}, "the loop's list")
 	} else {
 		ct := c.expr(s.Range, nil)
 		var elem Type = tInvalid

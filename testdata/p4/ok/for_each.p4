@@ -1,4 +1,4 @@
-// for-in loops over a list and over a header stack: the list's elements
+// for-in loops over lists and over a header stack: a list's elements
 // are evaluated once, before the first iteration (changing a variable an
 // element reads does not change the element); the stack's elements are
 // visited from 0 to its size, and continue and break work as in any loop.
@@ -6,7 +6,7 @@
 #include <v1model.p4>
 
 header out_t {
-    bit<8>  sum;   // of the list's elements
+    bit<8>  sum;   // of the lists' elements
     bit<8>  count; // of the stack's nonzero elements up to the first over 10
     bit<8>  big;   // the first over 10, or 0
     bit<8>  a;     // what the list's first element read, after the loop
@@ -48,6 +48,9 @@ control MyIngress(inout headers hdr, inout metadata meta,
         for (bit<8> i in (list<bit<8>>) {a, 2, 4}) {
             sum = sum + i;
             a = 100;
+        }
+        for (bit<8> j in {1, 2}) { // a list of int constants, as bit<8>
+            sum = sum + j;
         }
         bit<8> count = 0;
         bit<8> big = 0;
