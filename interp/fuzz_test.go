@@ -18,6 +18,7 @@ func FuzzSTF(f *testing.F) {
 		"setdefault ipv4_lpm drop()\npacket 1 00\nexpect drop\n",
 		"# comment\n\npacket 0 0*\n",
 		"meter_color m 0 red\nvalue_set_add vs 1\n",
+		"mc_mgrp_create 1\nmc_node_create 7 1 2\nmc_node_associate 1 0\nmc_node_associate 2 5\n",
 	} {
 		f.Add(seed)
 	}
