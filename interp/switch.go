@@ -483,9 +483,6 @@ func (fr *frame) pending() flow {
 
 // ------------------------------------------------------------------ the pipeline
 
-// Process runs one packet, received on port, through the pipeline. The
-// error reports a run-time fault of the program (a failed assert, a runaway
-// loop), never a packet the parser rejects.
 // SetMulticastGroup makes multicast group grp replicate a packet to each
 // of replicas, as simple_switch's mc_mgrp_create, mc_node_create and
 // mc_node_associate configure it (an empty list removes the group).
@@ -500,6 +497,9 @@ func (sw *Switch) SetMulticastGroup(grp uint64, replicas []Replica) {
 	sw.groups[grp] = slices.Clone(replicas)
 }
 
+// Process runs one packet, received on port, through the pipeline. The
+// error reports a run-time fault of the program (a failed assert, a runaway
+// loop), never a packet the parser rejects.
 func (sw *Switch) Process(port uint64, data []byte) (*Output, error) {
 	if err := sw.portFits(port); err != nil {
 		return nil, err
@@ -601,6 +601,7 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 // instance type of a replica, 5).
 func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, nargs *[5]int) (*Output, error) {
 	saved := [3]Value{copyValue(sw.hdr), copyValue(sw.meta), copyValue(sw.std)}
+	truncate := sw.truncate // the ingress's, for every copy
 	var outs []*Output
 	for _, r := range reps {
 		assignInto(&sw.hdr, saved[0])
@@ -610,7 +611,7 @@ func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, narg
 		sw.setStd("egress_spec", r.Port)
 		sw.setStd("egress_rid", r.Rid)
 		sw.setStd("instance_type", replicaInstance)
-		sw.truncate = 0
+		sw.truncate = truncate
 		dropped := false
 		for i := 2; i < len(sw.controls) && !dropped; i++ {
 			cc := sw.controls[i]
