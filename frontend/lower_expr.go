@@ -479,9 +479,8 @@ func (l *lowerer) elements(c ir.Expr, sp ir.Pos) ([]ir.Expr, bool) {
 			c = cast.X
 		}
 	}
-	switch x := c.(type) {
-	case *ir.List:
-		return x.Elems, true
+	if list, ok := c.(*ir.List); ok {
+		return list.Elems, true
 	}
 	if st, ok := c.Type().(*ir.Stack); ok {
 		var out []ir.Expr

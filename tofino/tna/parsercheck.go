@@ -208,7 +208,10 @@ func parserChecks(s ir.Stmt) []parserCheck {
 	case !ok:
 		return nil
 	case cs.Call.Callee.Extern == "verify":
-		return []parserCheck{{cs.Call.Args[0].Value, cs.Call.Args[1].Value.(*ir.ErrorConst).Name}}
+		if e, ok := cs.Call.Args[1].Value.(*ir.ErrorConst); ok { // checkVerifies refuses another
+			return []parserCheck{{cs.Call.Args[0].Value, e.Name}}
+		}
+		return nil
 	case cs.Call.Callee.Method != "extract" || len(cs.Call.Args) != 2:
 		return nil
 	}
