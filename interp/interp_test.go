@@ -156,6 +156,8 @@ func TestSTFErrors(t *testing.T) {
 		{"port past 64 bits", "packet 18446744073709551617 00\n", "t.stf:1: error: port 18446744073709551617 is out of range"},
 		{"a number of 100,000 digits", "register_write r 0 " + strings.Repeat("9", 100000) + "\n", "t.stf:1: error: a number of 100000 digits"},
 		{"a line of 2 MB", "packet 0 " + strings.Repeat("00", 1<<20) + "\n", "t.stf:1: error: a line longer than"},
+		{"a node without ports", "mc_node_create 1\n", "t.stf:1: error: mc_node_create needs a replication id and ports"},
+		{"a group without a handle", "mc_node_associate 1\n", "t.stf:1: error: mc_node_associate needs GROUP HANDLE"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -187,6 +189,8 @@ func TestSTFErrors(t *testing.T) {
 		{"add ipv4_lpm dstAddr:1/33 drop()\n", "t.stf:1: error: key hdr.ipv4.dstAddr: a prefix of 33 bits in bit<32>"},
 		{"add ipv4_lpm dstAddr:1/8 ipv4_forward(dstAddr:1, port:512)\n", "t.stf:1: error: action ipv4_forward, port: 0x200 does not fit bit<9>"},
 		{"packet 512 00\n", "t.stf:1: error: port 512 does not fit the ingress port's bit<9>"},
+		{"mc_node_create 1 2\nmc_node_associate 7 0\n", "t.stf:2: error: group 7 is not created (mc_mgrp_create)"},
+		{"mc_mgrp_create 7\nmc_node_associate 7 3\n", "t.stf:2: error: no node has handle 3"},
 	} {
 		if err := run(tc.src); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want an error starting %q", tc.src, err, tc.want)
