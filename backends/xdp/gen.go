@@ -41,6 +41,9 @@ type gen struct {
 	// Per action or function being written: the label a return jumps to,
 	// and the variable a function's value goes to.
 	returnLabel, returnVar string
+	// actionExit is the flag an exit sets in the action being written
+	// ("" outside actions).
+	actionExit string
 	// inAtomic is the span of the @atomic block being written, when in one.
 	inAtomic *diag.Span
 	loops    int

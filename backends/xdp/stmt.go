@@ -71,6 +71,11 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.SetValid:
 		g.setValid(s.X, s.Valid)
 	case *ir.Exit:
+		if g.actionExit != "" { // the action's out arguments are copied back first
+			g.line("%s = 1;", g.actionExit)
+			g.leave(s, g.returnLabel, "exit")
+			break
+		}
 		g.leave(s, g.exitLabel, "exit")
 	case *ir.Return:
 		if s.Value != nil && g.returnVar != "" {
@@ -175,12 +180,13 @@ func (g *gen) assign(lhs, rhs ir.Expr) {
 			return
 		}
 		dst := g.lvalue(lhs)
-		for i, f := range st.Fields {
-			g.assign(&ir.Member{Pos: ir.Pos{Sp: rhs.Span()}, X: lhs, Name: f.Name, Index: i, T: f.Type}, l.Elems[i])
-		}
 		if st.Kind == ir.KindHeader {
+			// Valid first: a field of an invalid header ignores writes.
 			g.revalidates = true
 			g.line("%s.valid_ = 1;", dst)
+		}
+		for i, f := range st.Fields {
+			g.assign(&ir.Member{Pos: ir.Pos{Sp: rhs.Span()}, X: lhs, Name: f.Name, Index: i, T: f.Type}, l.Elems[i])
 		}
 		return
 	}
@@ -308,22 +314,34 @@ func (g *gen) callAction(call *ir.ActionCall) {
 			back = append(back, func() { g.write(dst, name) })
 		}
 	}
-	g.actionBody(a)
+	exited := g.actionBody(a)
 	for _, f := range back {
 		f()
 	}
+	exited()
 	g.ind--
 	g.line("}")
 }
 
 // actionBody writes an action's statements with its parameters already
-// declared; return jumps to its end.
-func (g *gen) actionBody(a *ir.Action) {
-	saved := g.returnLabel
+// declared; return jumps to its end, and so does exit, which also sets
+// a flag. exited writes the exit itself, for after the out and inout
+// arguments are copied back: P4-16 copies them out of an action that
+// exits too.
+func (g *gen) actionBody(a *ir.Action) (exited func()) {
+	saved, savedExit := g.returnLabel, g.actionExit
 	g.returnLabel = fmt.Sprintf("ret%d", g.label())
+	g.actionExit = fmt.Sprintf("ex%d", g.label())
+	flag := g.actionExit
+	g.line("u8 %s = 0;", flag)
 	g.block(a.Body)
 	g.line("%s: ;", g.returnLabel)
-	g.returnLabel = saved
+	g.returnLabel, g.actionExit = saved, savedExit
+	return func() {
+		if g.exitLabel != "" {
+			g.line("if (%s) goto %s;", flag, g.exitLabel)
+		}
+	}
 }
 
 func (g *gen) switchAction(s *ir.SwitchAction) {

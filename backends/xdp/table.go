@@ -464,10 +464,11 @@ func (g *gen) dispatch(ti *tableInfo) {
 			}
 			k++
 		}
-		g.actionBody(a)
+		exited := g.actionBody(a)
 		for _, f := range back {
 			f()
 		}
+		exited()
 		g.ind--
 	}
 	if len(ti.acts) > 0 {
