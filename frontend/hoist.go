@@ -15,9 +15,19 @@ import (
 // P4's order of evaluation: operands left to right, and && || ?: apply a
 // table only when their value depends on it (P4-16 §8.6). The phases
 // after the front end place a table by the statement that applies it.
+//
+// A call of one of the program's functions inside a larger expression
+// (x + f(x), c ? f(a) : f(b), a && f(b)) moves before the statement the
+// same way, into a variable: the function may write its out and inout
+// arguments, and a backend that runs the call before the expression
+// around it (xdp inlines it as statements) would otherwise read x after
+// f wrote it, or run both arms.
 func hoistTableHits(c *ir.Control) {
 	h := &hoister{}
 	c.Body = h.stmts(c.Body)
+	for _, a := range c.Actions {
+		a.Body = h.stmts(a.Body)
+	}
 }
 
 // hoister makes the variables of one control's rewrite.
@@ -34,12 +44,12 @@ func (h *hoister) stmts(ss []ir.Stmt) []ir.Stmt {
 func (h *hoister) stmt(s ir.Stmt) []ir.Stmt {
 	switch s := s.(type) {
 	case *ir.Declare:
-		pre, init := h.expr(s.Init)
+		pre, init := h.whole(s.Init)
 		c := *s
 		c.Init = init
 		return append(pre, &c)
 	case *ir.Assign:
-		pre, rhs := h.expr(s.RHS)
+		pre, rhs := h.whole(s.RHS)
 		c := *s
 		c.RHS = rhs
 		return append(pre, &c)
@@ -49,11 +59,11 @@ func (h *hoister) stmt(s ir.Stmt) []ir.Stmt {
 		if ir.HitTest(s.Cond) != nil { // the phases place it as the table's choice
 			return []ir.Stmt{&c}
 		}
-		pre, cond := h.expr(s.Cond)
+		pre, cond := h.whole(s.Cond)
 		c.Cond = cond
 		return append(pre, &c)
 	case *ir.Switch:
-		pre, x := h.expr(s.X)
+		pre, x := h.whole(s.X)
 		c := *s
 		c.X = x
 		c.Cases = nil
@@ -84,7 +94,7 @@ func (h *hoister) stmt(s ir.Stmt) []ir.Stmt {
 // reading their results instead. Expressions of other kinds than these
 // are left as they are.
 func (h *hoister) expr(e ir.Expr) ([]ir.Stmt, ir.Expr) {
-	if !appliesTable(e) {
+	if !hoisted(e) {
 		return nil, e
 	}
 	switch e := e.(type) {
@@ -116,7 +126,12 @@ func (h *hoister) expr(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 		c.X, c.Y = x, y
 		return append(pre, preY...), &c
 	case *ir.Call:
-		return h.call(e)
+		pre, c := h.call(e)
+		if e.Callee.Func == nil || e.Callee.Func.Return == nil {
+			return pre, c
+		}
+		v, decl := h.temp(e.Type(), c, e.Pos)
+		return append(pre, decl), ref(v, e.Pos)
 	case *ir.Cond:
 		pre, cond := h.expr(e.C)
 		preT, then := h.expr(e.Then)
@@ -133,6 +148,16 @@ func (h *hoister) expr(e ir.Expr) ([]ir.Stmt, ir.Expr) {
 		return append(pre, decl, pick), ref(v, e.Pos)
 	}
 	return nil, e
+}
+
+// whole is expr for an expression a statement reads whole: a call of a
+// function there stays, with its arguments hoisted, as nothing else in
+// the statement is evaluated around it.
+func (h *hoister) whole(e ir.Expr) ([]ir.Stmt, ir.Expr) {
+	if c, ok := e.(*ir.Call); ok && c.Callee.Func != nil {
+		return h.call(c)
+	}
+	return h.expr(e)
 }
 
 // call hoists the arguments of a call whose parameters all read their
@@ -194,9 +219,18 @@ func (h *hoister) temp(t ir.Type, init ir.Expr, at ir.Pos) (*ir.Var, ir.Stmt) {
 
 func ref(v *ir.Var, at ir.Pos) ir.Expr { return &ir.VarRef{Pos: at, Var: v} }
 
-// appliesTable says whether evaluating e applies a table.
-func appliesTable(e ir.Expr) bool {
-	return anyExpr(e, func(x ir.Expr) bool { _, ok := x.(*ir.TableHit); return ok })
+// hoisted says whether evaluating e applies a table or calls one of the
+// program's functions: what moves before the statement.
+func hoisted(e ir.Expr) bool {
+	return anyExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.TableHit:
+			return true
+		case *ir.Call:
+			return x.Callee.Func != nil
+		}
+		return false
+	})
 }
 
 // anyExpr says whether e or an expression inside it satisfies p.
