@@ -559,40 +559,56 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 	// on the stack: a packet allocates as little as it can).
 	args := [5][3]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}
 	nargs := [5]int{2, 3, 3, 2, 2}
-	for i, cc := range sw.controls {
-		if i == 2 { // between ingress and egress
-			if reps := sw.groups[sw.getStd("mcast_grp")]; sw.multicast() && len(reps) > 0 {
-				return sw.replicate(reps, pkt, &args, &nargs)
-			}
-			if sw.multicast() {
-				// A group the control plane did not configure: the copy
-				// followed is the replica for port 0, whatever egress_spec
-				// said (BMv2 ignores it too); the egress sees egress_spec
-				// as its port.
-				sw.setStd("egress_port", 0)
-				sw.setStd("egress_spec", 0)
-			} else if sw.getStd("egress_spec") == dropPort {
-				return &Output{Dropped: true}, sw.faultErr
-			} else {
-				sw.setStd("egress_port", sw.getStd("egress_spec"))
-			}
-		}
-		fr := sw.frame(cc, pkt)
-		for j, slot := range cc.params {
-			if i < len(nargs) && j < nargs[i] {
-				fr.slots[slot] = args[i][j]
-			}
-		}
-		if i == 4 { // the deparser writes a fresh packet
-			pkt.out, pkt.outBits = pkt.out[:0], 0
-			sw.emitted = sw.emitted[:0]
-		}
-		cc.body(fr)
-		if i == 2 && sw.getStd("egress_spec") == dropPort {
-			return &Output{Dropped: true}, sw.faultErr
-		}
+	sw.runBlock(0, pkt, &args, &nargs) // verify checksum
+	sw.runBlock(1, pkt, &args, &nargs) // ingress
+	if reps := sw.groups[sw.getStd("mcast_grp")]; sw.multicast() && len(reps) > 0 {
+		return sw.replicate(reps, pkt, &args, &nargs)
+	}
+	if sw.multicast() {
+		// A group the control plane did not configure: the copy followed
+		// is the replica for port 0, whatever egress_spec said (BMv2
+		// ignores it too); the egress sees egress_spec as its port.
+		sw.setStd("egress_port", 0)
+		sw.setStd("egress_spec", 0)
+	} else if sw.getStd("egress_spec") == dropPort {
+		return &Output{Dropped: true}, sw.faultErr
+	} else {
+		sw.setStd("egress_port", sw.getStd("egress_spec"))
+	}
+	if !sw.egress(pkt, &args, &nargs) {
+		return &Output{Dropped: true}, sw.faultErr
 	}
 	return sw.output(pkt), sw.faultErr
+}
+
+// runBlock runs V1Switch block i (0 verify checksum, 1 ingress, 2
+// egress, 3 compute checksum, 4 deparser) with its parameters bound to
+// args.
+func (sw *Switch) runBlock(i int, pkt *packet, args *[5][3]Value, nargs *[5]int) {
+	cc := sw.controls[i]
+	fr := sw.frame(cc, pkt)
+	for j, slot := range cc.params {
+		if j < nargs[i] {
+			fr.slots[slot] = args[i][j]
+		}
+	}
+	if i == 4 { // the deparser writes a fresh packet
+		pkt.out, pkt.outBits = pkt.out[:0], 0
+		sw.emitted = sw.emitted[:0]
+	}
+	cc.body(fr)
+}
+
+// egress runs the egress, compute-checksum and deparser blocks; false
+// when the egress dropped the packet.
+func (sw *Switch) egress(pkt *packet, args *[5][3]Value, nargs *[5]int) bool {
+	sw.runBlock(2, pkt, args, nargs)
+	if sw.getStd("egress_spec") == dropPort {
+		return false
+	}
+	sw.runBlock(3, pkt, args, nargs)
+	sw.runBlock(4, pkt, args, nargs)
+	return true
 }
 
 // replicate runs the egress, compute-checksum and deparser blocks once
@@ -612,23 +628,7 @@ func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, narg
 		sw.setStd("egress_rid", r.Rid)
 		sw.setStd("instance_type", replicaInstance)
 		sw.truncate = truncate
-		dropped := false
-		for i := 2; i < len(sw.controls) && !dropped; i++ {
-			cc := sw.controls[i]
-			fr := sw.frame(cc, pkt)
-			for j, slot := range cc.params {
-				if j < nargs[i] {
-					fr.slots[slot] = args[i][j]
-				}
-			}
-			if i == 4 {
-				pkt.out, pkt.outBits = pkt.out[:0], 0
-				sw.emitted = sw.emitted[:0]
-			}
-			cc.body(fr)
-			dropped = i == 2 && sw.getStd("egress_spec") == dropPort
-		}
-		if !dropped {
+		if sw.egress(pkt, args, nargs) {
 			outs = append(outs, sw.output(pkt))
 		}
 	}
