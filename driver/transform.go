@@ -37,7 +37,7 @@ func (c *compile) transform(ctx context.Context) error {
 	if req.NoTransform {
 		return nil
 	}
-	out, err := transform.TransformWith(ctx, prog, req.File, req.Source, transform.RewriteOptions{KeepTableBranches: c.target.NoNextTables})
+	out, err := transform.TransformWith(ctx, prog, req.File, req.Source, transform.RewriteOptions{KeepTableBranches: c.target.NoNextTables, RegisterActions: c.target.RegistersInActions})
 	if err != nil {
 		return fmt.Errorf("transform: %w", err)
 	}

@@ -10,11 +10,15 @@ import (
 	"github.com/p4hls/p4hls/ir"
 )
 
-// Rewrite is one run of if statements that became a table.
+// Rewrite is one run of if statements that became a table, or one run
+// of register code that became an action (RewriteOptions.RegisterActions).
 type Rewrite struct {
 	Control string
-	// Span covers the if statements replaced.
-	Span  diag.Span
+	// Span covers the statements replaced.
+	Span diag.Span
+	// Table names the new table, or the new action (then there are no
+	// keys, entries or gateways: the backend applies it by a table of its
+	// own).
 	Table string
 	// Keys are "FIELD: KIND"; Entries counts the const entries.
 	Keys    []string
@@ -59,6 +63,10 @@ type RewriteOptions struct {
 	// as written, for a target whose tables cannot choose the tables after
 	// them (target.Target.NoNextTables).
 	KeepTableBranches bool
+	// RegisterActions makes an action of each run of register code left
+	// in an apply block, for a target that runs registers only in actions
+	// (target.Target.RegistersInActions; registers.go).
+	RegisterActions bool
 }
 
 // TransformWith is Transform with options.
@@ -108,6 +116,11 @@ type rewriter struct {
 	visible  map[*ir.Var]bool
 	decls    strings.Builder
 	indent   string
+	// applyDecls are the apply block's declarations by their names in
+	// locations, and hoisted those declared in the control now, for the
+	// actions made of register code (registers.go).
+	applyDecls map[string]*declSite
+	hoisted    map[string]bool
 }
 
 // edit replaces lines [from, to] (1-based, inclusive; to = from-1 inserts
@@ -131,6 +144,10 @@ func (r *rewriter) control(c *ir.Control) error {
 	r.decls.Reset()
 	if err := r.list(c.Body); err != nil {
 		return err
+	}
+	if r.opts.RegisterActions {
+		r.findApplyDecls(c)
+		r.registerRuns(c.Body)
 	}
 	if r.decls.Len() > 0 {
 		text := r.decls.String()
