@@ -36,6 +36,14 @@ type tnaPipe struct {
 // intrinsic metadata (tna.p4's PORT_METADATA_SIZE, 64 bits).
 const portMetadataBytes = 8
 
+// FCSBytes is the Ethernet frame check sequence a packet arrives with.
+// The egress's pkt_length is the packet's length as it entered the
+// ingress, FCS included: the traffic manager adds nothing for headers the
+// ingress added or removed, nor for bridged metadata (bf-p4c's
+// AdjustEgressPacketLength says so). The model's packets carry no FCS, so
+// it adds the 4 bytes there.
+const FCSBytes = 4
+
 func newTNA(sw *Switch, prog *ir.Program) (*tnaPipe, error) {
 	b := prog.Pipeline
 	if len(b) != ir.TNABlocks || b[ir.TNAIngressParser].Parser == nil || b[ir.TNAIngress].Control == nil || b[ir.TNAIngressDeparser].Control == nil ||
@@ -166,7 +174,7 @@ func (sw *Switch) processTNA(port uint64, data []byte) (*Output, error) {
 	}
 	var outs []*Output
 	for _, r := range reps {
-		eintr := serialize(t.egIntr, withFields(t.egIntr, map[string]uint64{"egress_port": r.Port, "egress_rid": r.Rid, "pkt_length": uint64(len(deparsed))}))
+		eintr := serialize(t.egIntr, withFields(t.egIntr, map[string]uint64{"egress_port": r.Port, "egress_rid": r.Rid, "pkt_length": uint64(len(data) + FCSBytes)}))
 		out, edprsr, _ := egress.run(sw, append(eintr, deparsed...))
 		if field(edprsr, t.egDprsr, "drop_ctl")&1 == 0 {
 			outs = append(outs, &Output{Port: r.Port, Data: out, Emitted: append([]EmittedHeader(nil), sw.emitted...)})

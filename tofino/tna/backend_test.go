@@ -37,9 +37,11 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"counters_meters",                     // counters and meters, direct and indexed (its .stf sets colours)
 	"l2_learning",                         // a digest (packed in the deparser) and a multicast group
 	"checksum_verify", "lookahead_verify", // parser errors (verify, short packets) and a checksum verified in the parser
-	"checksum16",      // a Checksum16 computed by the ingress deparser
-	"plain_registers", // registers read and written by plain actions (no @atomic), under nested ifs
-	"header_union",    // a union's isValid() written over its members
+	"checksum16",           // a Checksum16 computed by the ingress deparser
+	"plain_registers",      // registers read and written by plain actions (no @atomic), under nested ifs
+	"apply_register_runs",  // register code in the apply block between tables: phase 1 makes actions of it
+	"egress_packet_length", // the egress reads the packet length, and its deparser emits the whole header struct
+	"header_union",         // a union's isValid() written over its members
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",
@@ -447,8 +449,8 @@ func TestTofinoRefuses(t *testing.T) {
 			"egress_bridge.p4:51:9: the ingress calls hdr.ipv4.setInvalid()"},
 		{"a header not emitted", "pkt.emit(hdr.ipv4); ", "",
 			"the deparser does not emit hdr.ipv4, which the parser extracts"},
-		{"packet length", egressApply, "        if (sm.packet_length > 100) { mark_to_drop(sm); }\n" + egressApply,
-			"control MyEgress reads sm.packet_length"},
+		{"a priority", egressApply, "        if (sm.priority > 1) { mark_to_drop(sm); }\n" + egressApply,
+			"control MyEgress reads sm.priority: Tofino's queue is chosen by ig_tm_md.qid and ingress_cos"},
 		{"the port", egressApply, "        sm.egress_port = 2;\n" + egressApply,
 			"control MyEgress sets sm.egress_port; a Tofino egress cannot change the port"},
 		{"a function with an extern", "control VC(", "void drop_it(inout standard_metadata_t s) { mark_to_drop(s); }\ncontrol VC(",
@@ -511,7 +513,10 @@ func TestTofinoPlainRegisters(t *testing.T) {
 		{"direct calls", [][2]string{{red, oneRed}, {yellowApp, "            }"}}, true, ""},
 		{"two calls", nil, true,
 			"plain_registers.p4:61:17: action count_red is applied by two tables (a call of it is a table too); it uses register red_pkts"},
-		{"in the apply block", [][2]string{{"        if (hdr.app.isValid()) {", "        red_pkts.write(0, 7);\n        if (hdr.app.isValid()) {"}}, false,
+		// Phase 1 makes an action of register code in the apply block
+		// (apply_register_runs.p4); without it, the code is refused.
+		{"in the apply block", [][2]string{{red, oneRed}, {yellowApp, "            }"},
+			{"        if (hdr.app.isValid()) {", "        red_pkts.write(0, 7);\n        if (hdr.app.isValid()) {"}}, true,
 			"plain_registers.p4:57:9: the apply block uses register red_pkts outside an action: p4hls maps the register accesses of an action onto a stateful ALU; move red_pkts.write(32w0, 32w7) into an action"},
 		{"a data argument", [][2]string{{red, oneRed}, {yellowApp, "            }"}, {"action count_green() {", "action count_green(bit<32> d) {"},
 			{"n = n + 1;\n        green_pkts", "n = n + d;\n        green_pkts"}, {"count_green();", "count_green(hdr.app.session);"}}, true,

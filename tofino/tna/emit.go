@@ -25,6 +25,7 @@ import (
 
 	"github.com/p4hls/p4hls/backends"
 	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/transform"
 )
@@ -257,7 +258,7 @@ func (e *emitter) parserStd() (*ir.Var, error) {
 // unmappedStd says why a field of v1model's standard metadata has no
 // Tofino counterpart where a control reads it.
 var unmappedStd = map[string]string{
-	"packet_length":            "Tofino's ingress has no packet length, and the egress's (eg_intr_md.pkt_length) counts the bytes bridged to it",
+	"packet_length":            "Tofino's ingress has no packet length (its egress has, in eg_intr_md.pkt_length)",
 	"priority":                 "Tofino's queue is chosen by ig_tm_md.qid and ingress_cos, not a priority p4hls maps",
 	"enq_timestamp":            "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
 	"enq_qdepth":               "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
@@ -275,11 +276,15 @@ var unmappedStd = map[string]string{
 // (zero-extended here); the queue depths are cells in both. The instance
 // type is 0, a normal packet's: the backend writes no clone, resubmit or
 // recirculation (it refuses those calls), so no packet is another kind.
+// The egress's packet length is the packet's as it came in, as v1model's
+// is, but with its frame check sequence (interp.FCSBytes), which BMv2 does not
+// count.
 var stdFromIntrinsic = map[string]map[string]string{
 	"ingress": {"ingress_global_timestamp": "ig_prsr_md.global_tstamp", "instance_type": "32w0"},
 	"egress": {"egress_global_timestamp": "eg_prsr_md.global_tstamp", "enq_timestamp": "(bit<32>) eg_intr_md.enq_tstamp",
 		"enq_qdepth": "eg_intr_md.enq_qdepth", "deq_timedelta": "(bit<32>) eg_intr_md.deq_timedelta",
-		"deq_qdepth": "eg_intr_md.deq_qdepth", "egress_rid": "eg_intr_md.egress_rid", "instance_type": "32w0"},
+		"deq_qdepth": "eg_intr_md.deq_qdepth", "egress_rid": "eg_intr_md.egress_rid", "instance_type": "32w0",
+		"packet_length": fmt.Sprintf("(bit<32>) (eg_intr_md.pkt_length - %d)", interp.FCSBytes)},
 }
 
 // stdLoads are the assignments that fill the fields of the standard
@@ -631,7 +636,7 @@ func (e *emitter) deparserBlock(name, half string) {
 	d.Params = []*ir.Var{d.Params[0], &hdr, {Name: "p4hls_meta", Type: e.meta.Type, Dir: ir.DirIn},
 		{Name: prefix + "_dprsr_md", Type: &ir.Struct{Name: half + "_intrinsic_metadata_for_deparser_t"}, Dir: ir.DirIn}}
 	body := d.Body
-	if e.bridge != nil && half == "ingress" && !emitsWhole(body, d.Params[1]) {
+	if e.bridge != nil && half == "ingress" && !emitsWhole(body, e.deparser.Params[1]) {
 		bridgeHdr := &ir.Member{X: &ir.VarRef{Var: &hdr}, Name: "p4hls_bridge", T: &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"}}
 		emit := &ir.CallStmt{Call: &ir.Call{Callee: ir.Callee{Recv: &ir.VarRef{Var: d.Params[0]}, Method: "emit"}, Args: []*ir.Arg{{Value: bridgeHdr}}}}
 		body = append([]ir.Stmt{emit}, body...)
