@@ -17,6 +17,7 @@ import (
 	"github.com/p4hls/p4hls/driver"
 	"github.com/p4hls/p4hls/frontend"
 	"github.com/p4hls/p4hls/interp"
+	"github.com/p4hls/p4hls/ir"
 	"github.com/p4hls/p4hls/report"
 )
 
@@ -158,13 +159,48 @@ func stfProgram(ctx context.Context, file string, o stfBenchOptions) (res stfOut
 		res.Compile, res.Why = "internal error", firstReason(cres, err)
 		return res
 	}
-	// Tofino's output is a P4 program the interpreter runs too.
+	// Tofino's output is a P4 program the interpreter runs too: the test
+	// on it, or, for a program without one, random packets on both.
 	for _, a := range cres.Artifacts {
-		if a.Name == "tofino.p4" && res.Interp == "pass" {
+		switch {
+		case a.Name == "tofino.p4" && res.Interp == "pass":
 			res.Output, res.Why = runTestOn(ctx, a.Name, a.Data, stf, frontend.Options{})
+		case a.Name == "tofino.p4":
+			res.Output, res.Why = diffOn(ctx, cres.Program, a.Name, a.Data)
 		}
 	}
 	return res
+}
+
+// diffPackets is how many random packets diffOn sends: with random
+// entries, register cells and control-plane choices, enough to reach
+// most branches of a program's tables.
+const diffPackets = 1000
+
+// diffOn runs random packets (interp.NewGenerator) through the program
+// as written and the program src a target wrote: "pass" when every
+// output, drop and register cell agrees, "mismatch" with the first
+// difference, or "error".
+func diffOn(ctx context.Context, orig *ir.Program, file string, src []byte) (string, string) {
+	var d diag.List
+	out, _, err := frontend.Load(ctx, file, src, frontend.Options{}, &d)
+	switch {
+	case err != nil:
+		return "error", err.Error()
+	case out == nil:
+		return "error", firstLine(d.Error(), 300)
+	}
+	c := interp.NewGenerator(orig, 1).Case(diffPackets, 2, 2)
+	ref := func() (interp.Target, error) { return interp.New(orig, interp.Options{Seed: 1}) }
+	emitted := func() (interp.Target, error) { return interp.New(out, interp.Options{Seed: 1}) }
+	div, err := interp.Diff(ref, emitted, c, interp.RegisterCells(orig))
+	switch {
+	case err != nil:
+		return "error", err.Error()
+	case div != nil:
+		return "mismatch", firstLine(div.Error(), 300)
+	}
+	return "pass", ""
 }
 
 // runTestOn runs a packet test on the interpreter, on program src: "pass",
