@@ -3,6 +3,7 @@ package transform
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/p4hls/p4hls/ir"
@@ -51,25 +52,7 @@ func (r *rewriter) registerRuns(ss []ir.Stmt) {
 
 // registerRunsInside looks for register runs in the statement lists
 // nested in st.
-func (r *rewriter) registerRunsInside(st ir.Stmt) {
-	switch st := st.(type) {
-	case *ir.If:
-		r.registerRuns(st.Then)
-		r.registerRuns(st.Else)
-	case *ir.Block:
-		if !st.Atomic {
-			r.registerRuns(st.Body)
-		}
-	case *ir.SwitchAction:
-		for _, c := range st.Cases {
-			r.registerRuns(c.Body)
-		}
-	case *ir.Switch:
-		for _, c := range st.Cases {
-			r.registerRuns(c.Body)
-		}
-	}
-}
+func (r *rewriter) registerRunsInside(st ir.Stmt) { forEachRewritable(st, r.registerRuns) }
 
 // replaced says whether an edit replaces all of st's lines.
 func (r *rewriter) replaced(st ir.Stmt) bool {
@@ -131,12 +114,12 @@ func (r *rewriter) registerAction(ss []ir.Stmt, i, j int) bool {
 	inRun := map[string]bool{}
 	declared(ss[i:j], func(v *ir.Var) { inRun[r.scope.names.name(v)] = true })
 	var hoist []*declSite
-	for name := range r.applyVarsUsed(ss[i:j]) {
+	for _, name := range r.unseen(r.scope.stmts(ss[i:j])) {
 		d, ok := r.applyDecls[name]
 		if !ok || !d.hoistable {
 			return false // one the control cannot declare, or not the apply block's
 		}
-		if !r.hoisted[name] && !inRun[name] {
+		if !r.hoisted[name] && !inRun[name] && !slices.Contains(hoist, d) {
 			hoist = append(hoist, d)
 		}
 	}
@@ -254,28 +237,19 @@ func (r *rewriter) hoistDecl(d *declSite, inPlace bool) {
 	}
 }
 
-// applyVarsUsed names the variables that ss reads or writes and an
-// action of the control does not see: the apply block's.
-func (r *rewriter) applyVarsUsed(ss []ir.Stmt) map[string]bool {
-	visible := map[string]bool{}
-	for v := range r.visible {
-		visible[r.scope.names.name(v)] = true
-	}
-	out := map[string]bool{}
-	eff := r.scope.stmts(ss)
-	for _, l := range append(eff.reads, eff.writes...) {
-		if l[0] == '@' || l[0] == '$' {
-			continue
-		}
-		root := string(l)
-		if k := strings.IndexAny(root, ".["); k >= 0 {
-			root = root[:k]
-		}
-		if !visible[root] {
-			out[root] = true
+// forEachRewritable calls fn on the statement lists nested in st that
+// phase 1 rewrites: not a loop's, whose body runs again, nor an @atomic
+// block's, which synthesis maps as it is.
+func forEachRewritable(st ir.Stmt, fn func([]ir.Stmt)) {
+	switch st := st.(type) {
+	case *ir.For:
+		return
+	case *ir.Block:
+		if st.Atomic {
+			return
 		}
 	}
-	return out
+	forEachList(st, fn)
 }
 
 // forEachList calls fn on each statement list nested in st.

@@ -209,30 +209,13 @@ func (r *rewriter) list(ss []ir.Stmt) error {
 // refused after maxCubes arms: the time is the arms times maxCubes (7 s
 // of 14 at 10,000 arms), linear in the arms but with that factor.
 func (r *rewriter) inside(st ir.Stmt) error {
-	switch st := st.(type) {
-	case *ir.If:
-		if err := r.list(st.Then); err != nil {
-			return err
+	var err error
+	forEachRewritable(st, func(ss []ir.Stmt) {
+		if err == nil {
+			err = r.list(ss)
 		}
-		return r.list(st.Else)
-	case *ir.Block:
-		if !st.Atomic {
-			return r.list(st.Body)
-		}
-	case *ir.SwitchAction:
-		for _, c := range st.Cases {
-			if err := r.list(c.Body); err != nil {
-				return err
-			}
-		}
-	case *ir.Switch:
-		for _, c := range st.Cases {
-			if err := r.list(c.Body); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	})
+	return err
 }
 
 // group finds the run of consecutive if statements from ss[i] (j is its
@@ -335,10 +318,22 @@ func (r *rewriter) hidden(eff effects, leaves []ir.Stmt) string {
 			declared[r.scope.names.name(d.Var)] = true
 		}
 	}
+	for _, v := range r.unseen(eff) {
+		if !declared[v] {
+			return v
+		}
+	}
+	return ""
+}
+
+// unseen names, in order, the variables eff uses that tables and actions
+// of the control cannot see: the apply block's.
+func (r *rewriter) unseen(eff effects) []string {
 	visible := map[string]bool{}
 	for v := range r.visible {
 		visible[r.scope.names.name(v)] = true
 	}
+	var out []string
 	for _, l := range append(eff.reads, eff.writes...) {
 		if l[0] == '@' || l[0] == '$' {
 			continue
@@ -347,11 +342,11 @@ func (r *rewriter) hidden(eff effects, leaves []ir.Stmt) string {
 		if i := strings.IndexAny(root, ".["); i >= 0 {
 			root = root[:i]
 		}
-		if !visible[root] && !declared[root] {
-			return root
+		if !visible[root] {
+			out = append(out, root)
 		}
 	}
-	return ""
+	return out
 }
 
 // replace turns ss[i:j] into a table when its lines can be replaced
