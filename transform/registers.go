@@ -104,8 +104,8 @@ func (r *rewriter) allMovable(ss []ir.Stmt) bool {
 
 // registerAction replaces ss[i:j] with a call of a new action holding it,
 // and reports whether it could: the lines must be the run's alone, and
-// each variable of the apply block it uses must be declared once, on a
-// line of its own, under a name the file uses nowhere else.
+// each variable of the apply block it uses must be one the control can
+// declare instead (declSite.hoistable).
 func (r *rewriter) registerAction(ss []ir.Stmt, i, j int) bool {
 	if r.replaceable(ss, i, j) != "" {
 		return false
@@ -164,30 +164,32 @@ type declSite struct {
 }
 
 // declLine splits a one-line declaration, "T name = init;" or "T name;".
-var declLine = regexp.MustCompile(`^(\s*)(.*\S)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(.*\S))?\s*;\s*(//.*)?$`)
+var declLine = regexp.MustCompile(`^(\s*)(.*?\S)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(.*\S))?\s*;\s*(//.*)?$`)
 
 // findApplyDecls records the declarations of the control's apply block,
-// at any depth, and whether each can move to the control: declared once
-// in it, on a line of its own, named nowhere else in the file (so that,
-// declared for the whole control, it hides nothing and clashes with
-// nothing).
+// at any depth, and whether each can move to the control (declSite).
 func (r *rewriter) findApplyDecls(c *ir.Control) {
 	r.applyDecls, r.hoisted = map[string]*declSite{}, map[string]bool{}
-	count := map[string]int{}
-	declared(c.Body, func(v *ir.Var) { count[v.Name]++ })
-	var walk func(ss []ir.Stmt)
-	walk = func(ss []ir.Stmt) {
+	var walk func(ss []ir.Stmt, visit func(d *ir.Declare, ss []ir.Stmt, k int))
+	walk = func(ss []ir.Stmt, visit func(d *ir.Declare, ss []ir.Stmt, k int)) {
 		for k, st := range ss {
 			if d, ok := st.(*ir.Declare); ok {
-				site := r.declSite(d, ss, k, count[d.Var.Name] == 1)
-				r.applyDecls[site.name] = site
+				visit(d, ss, k)
 			}
-			forEachList(st, walk)
+			forEachList(st, func(inner []ir.Stmt) { walk(inner, visit) })
 		}
 	}
-	walk(c.Body)
+	count := map[string]int{}
+	walk(c.Body, func(d *ir.Declare, _ []ir.Stmt, _ int) { count[d.Var.Name]++ })
+	walk(c.Body, func(d *ir.Declare, ss []ir.Stmt, k int) {
+		site := r.declSite(d, ss, k, count[d.Var.Name] == 1)
+		r.applyDecls[site.name] = site
+	})
 }
 
+// declSite describes declaration d, ss[k]; it can move to the control when
+// it is the apply block's only declaration of its name (once), alone on
+// its line, and hides nothing there (hidesNothing).
 func (r *rewriter) declSite(d *ir.Declare, ss []ir.Stmt, k int, once bool) *declSite {
 	site := &declSite{v: d.Var, name: r.scope.names.name(d.Var), line: d.Span().Start.Line}
 	if !once || !r.inApply(d) || r.replaceable(ss, k, k+1) != "" || d.Span().End.Line != site.line {
@@ -226,7 +228,7 @@ func (r *rewriter) hidesNothing(name string, decl int) bool {
 	return true
 }
 
-// hoistDecl declares d's variable in the control; with edit, its line in
+// hoistDecl declares d's variable in the control; inPlace, its line in
 // the apply block becomes the assignment (a register action's body
 // copies the lines of a declaration inside it itself).
 func (r *rewriter) hoistDecl(d *declSite, inPlace bool) {

@@ -32,6 +32,9 @@ func TestRegisterRuns(t *testing.T) {
 		{name: "as written", actions: []string{
 			"action regs_30() { #line 30 filter.write(cell, 1); counts.read(n, cell); n = n + 1; counts.write(cell, n); }",
 			"action regs_38() { #line 38 filter.read(seen, cell); }"}},
+		{name: "an initializer", from: "            bit<8> n;\n", to: "            bit<8> n = (bit<8>) cell;\n", actions: []string{
+			"action regs_30() { #line 30 filter.write(cell, 1); n = (bit<8>) cell; counts.read(n, cell); n = n + 1; counts.write(cell, n); }",
+			"action regs_38() { #line 38 filter.read(seen, cell); }"}},
 		{name: "a name declared twice", from: "            bit<1> seen;\n", to: "            bit<1> seen;\n            { bit<1> n = 0; }\n",
 			actions: []string{"action regs_39() { #line 39 filter.read(seen, cell); }"}},
 		{name: "a name the control uses", from: "    register<bit<8>>(16) counts;", to: "    register<bit<8>>(16) counts; // seen",
