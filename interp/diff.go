@@ -75,7 +75,7 @@ func RegisterCells(prog *ir.Program) []RegisterCell {
 		}
 	}
 	visit(prog.Instances)
-	for _, c := range prog.Controls {
+	for _, c := range runningControls(prog) {
 		visit(c.Instances)
 	}
 	return out

@@ -1,11 +1,16 @@
 package interp
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"math/big"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/p4hls/p4hls/diag"
+	"github.com/p4hls/p4hls/frontend"
 )
 
 // TestGeneratedPacketsParse: packets from the generator follow the parser:
@@ -127,5 +132,61 @@ func TestProcessNeverPanics(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestInputsOfRunningControls: a sub-control is inlined where it is
+// applied, its table and register copied under each instance's names; the
+// declaration itself runs nowhere. Random entries and register cells are
+// those of the copies, which a target's output holds too, and not of the
+// declaration, which it need not.
+func TestInputsOfRunningControls(t *testing.T) {
+	const src = `#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct metadata { }
+parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control Count(inout bit<8> x) {
+    register<bit<8>>(2) r;
+    action set(bit<8> v) { x = v; }
+    table foo { key = { x: exact; } actions = { set; NoAction; } }
+    apply { foo.apply(); r.write(0, x); }
+}
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    Count() c1;
+    Count() c2;
+    apply { c1.apply(hdr.h.a); c2.apply(hdr.h.b); sm.egress_spec = 1; }
+}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control V(inout headers hdr, inout metadata meta) { apply { } }
+control C(inout headers hdr, inout metadata meta) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+`
+	var d diag.List
+	prog, _, err := frontend.Load(context.Background(), "subcontrols.p4", []byte(src), frontend.Options{}, &d)
+	if err != nil || prog == nil {
+		t.Fatalf("%v %s", err, &d)
+	}
+	g := NewGenerator(prog, 1)
+	tables := map[string]bool{}
+	for _, e := range g.Entries(2) {
+		tables[e.Table] = true
+	}
+	registers := map[string]bool{}
+	for _, w := range g.Registers(1) {
+		registers[w.Register] = true
+	}
+	for _, c := range RegisterCells(prog) {
+		registers[c.Register] = true
+	}
+	if want := map[string]bool{"I.c1_foo": true, "I.c2_foo": true}; !maps.Equal(tables, want) {
+		t.Errorf("entries for tables %v, want %v", tables, want)
+	}
+	if want := map[string]bool{"c1_r": true, "c2_r": true}; !maps.Equal(registers, want) {
+		t.Errorf("cells of registers %v, want %v", registers, want)
 	}
 }

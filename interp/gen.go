@@ -3,6 +3,7 @@ package interp
 import (
 	"math/big"
 	"math/rand"
+	"slices"
 
 	"github.com/p4hls/p4hls/ir"
 )
@@ -246,7 +247,7 @@ type TableEntry struct {
 // with actions drawn from each table's list.
 func (g *Generator) Entries(n int) []TableEntry {
 	var out []TableEntry
-	for _, c := range g.prog.Controls {
+	for _, c := range runningControls(g.prog) {
 		for _, t := range c.Tables {
 			if len(t.Keys) == 0 || len(t.Actions) == 0 {
 				continue
@@ -322,8 +323,26 @@ func (g *Generator) Registers(n int) []RegisterWrite {
 		}
 	}
 	visit(g.prog.Instances)
-	for _, c := range g.prog.Controls {
+	for _, c := range runningControls(g.prog) {
 		visit(c.Instances)
+	}
+	return out
+}
+
+// runningControls are the controls packets run through: the main
+// package's. A sub-control is inlined where it is applied, its tables and
+// externs copied under the instance's names; its declaration, kept for
+// tools, runs nowhere, and a target's output need not hold it. A program
+// without a main package has only its controls.
+func runningControls(prog *ir.Program) []*ir.Control {
+	var out []*ir.Control
+	for _, b := range prog.Pipeline {
+		if b.Control != nil && !slices.Contains(out, b.Control) {
+			out = append(out, b.Control)
+		}
+	}
+	if len(prog.Pipeline) == 0 {
+		return prog.Controls
 	}
 	return out
 }
