@@ -160,6 +160,11 @@ func (g *gen) extractInto(h string, s *ir.Struct, target ir.Expr, before func())
 	g.line("{")
 	g.ind++
 	g.line("u8 *p_ = (u8 *)data + pos;")
+	// p_ is opaque to clang (libbpf's barrier_var): else it may read the
+	// packet through a pointer it knows to be equal, one another state
+	// computed, which the kernel's verifier has not seen checked ("offset
+	// is outside of the packet").
+	g.line(`__asm__ volatile("" : "+r"(p_));`)
 	g.line("if ((void *)(p_ + %d) > data_end) { perr = %d; goto %s; }", size, g.errorIndex("PacketTooShort"), g.rejectLabel)
 	if before != nil {
 		before()

@@ -83,6 +83,13 @@ func TestUnions(t *testing.T) {
 	agreesOnFile(t, "testdata/unions.p4", 5)
 }
 
+// TestUnionAfterHeader runs testdata/union_after_header.p4 against the
+// interpreter: the kernel refused to load it ("offset is outside of the
+// packet") until each extract's packet pointer was kept from clang.
+func TestUnionAfterHeader(t *testing.T) {
+	agreesOnFile(t, "testdata/union_after_header.p4", 5)
+}
+
 // TestWideFieldRefused: a 128-bit field is carried, but a program that
 // computes with its value is refused at the place it does.
 func TestWideFieldRefused(t *testing.T) {
