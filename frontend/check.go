@@ -91,6 +91,9 @@ func Analyze(ctx context.Context, file string, src []byte, opts Options, d *diag
 			break
 		}
 	}
+	if !d.HasErrors() {
+		c.checkControlPlaneNames(f)
+	}
 	return c.out, source, nil
 }
 
