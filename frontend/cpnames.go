@@ -21,7 +21,11 @@ import (
 // name their own copy ".NoAction") is no control-plane object: p4c drops
 // it first.
 
-// checkControlPlaneNames reports actions that share a control-plane name.
+// checkControlPlaneNames reports actions, and tables, that share a
+// control-plane name. An action is one object however many instances of
+// its control there are (p4c checks declarations); a table is one per
+// instance, so a table of an absolute name in a control applied twice is
+// two tables of one name.
 func (c *checker) checkControlPlaneNames(f *File) {
 	used := map[*ActionDecl]bool{}
 	for _, a := range c.out.ActionOf {
@@ -32,34 +36,48 @@ func (c *checker) checkControlPlaneNames(f *File) {
 			used[a] = true
 		}
 	}
-	first := map[string]*ActionDecl{}
-	check := func(a *ActionDecl, control string) {
-		name, explicit := controlPlaneName(a, control)
-		if control == "" && !explicit && !used[a] {
-			return
-		}
-		prev, ok := first[name]
+	type object struct {
+		id   *Ident // the declaration's name
+		path string // a table's instance; "" for an action
+	}
+	first := map[string]object{}
+	check := func(kind string, id *Ident, o object, name string) { // id is o.id
+		key := kind + " " + name
+		prev, ok := first[key]
 		if !ok {
-			first[name] = a
+			first[key] = o
 			return
 		}
-		if prev == a {
-			return // one action reached by two paths
+		if prev == o {
+			return // one object reached by two paths
 		}
-		d := c.errorf(a.Name, diag.Redeclared, "action %s: its control-plane name %s is action %s's too; a controller could not tell them apart (rename one, or give it another @name)",
-			a.Name.Name, name, prev.Name.Name)
-		d.Note(prev.Name, "action %s is named %s here", prev.Name.Name, name)
+		prevID := prev.id
+		if prevID == id { // one table, in two instances of its control
+			c.errorf(id, diag.Redeclared, "%s %s: its control-plane name %s, with a leading dot, is the name of its copy in %s and in %s; a controller could not tell them apart (name it without the dot)",
+				kind, id.Name, name, prev.path, o.path)
+			return
+		}
+		d := c.errorf(id, diag.Redeclared, "%s %s: its control-plane name %s is %s %s's too; a controller could not tell them apart (rename one, or give it another @name)",
+			kind, id.Name, name, kind, prevID.Name)
+		d.Note(prevID, "%s %s is named %s here", kind, prevID.Name, name)
 	}
 	paths := c.controlPaths(f)
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ActionDecl:
-			check(d, "")
+			if name, explicit := controlPlaneName(d.Annos, d.Name, ""); explicit || used[d] {
+				check("action", d.Name, object{id: d.Name}, name)
+			}
 		case *ControlDecl:
 			for _, path := range paths[d] {
 				for _, local := range d.Locals {
-					if a, ok := local.(*ActionDecl); ok {
-						check(a, path)
+					switch l := local.(type) {
+					case *ActionDecl:
+						name, _ := controlPlaneName(l.Annos, l.Name, path)
+						check("action", l.Name, object{id: l.Name}, name)
+					case *TableDecl:
+						name, _ := controlPlaneName(l.Annos, l.Name, path)
+						check("table", l.Name, object{id: l.Name, path: path}, name)
 					}
 				}
 			}
@@ -135,12 +153,13 @@ func (c *checker) controlPaths(f *File) map[*ControlDecl][]string {
 	return out
 }
 
-// controlPlaneName is action a's fully qualified control-plane name,
-// with its leading dot, declared in control (top level when ""); explicit
-// says a @name gave it.
-func controlPlaneName(a *ActionDecl, control string) (name string, explicit bool) {
-	name = a.Name.Name
-	if an := a.Annos.Find("name"); an != nil && len(an.Exprs) == 1 {
+// controlPlaneName is the fully qualified control-plane name, with its
+// leading dot, of a declaration named id with annotations annos, in the
+// control of path control (top level when ""); explicit says a @name gave
+// it.
+func controlPlaneName(annos Annotations, id *Ident, control string) (name string, explicit bool) {
+	name = id.Name
+	if an := annos.Find("name"); an != nil && len(an.Exprs) == 1 {
 		if s, ok := an.Exprs[0].(*StringLit); ok {
 			name, explicit = s.Value, true
 		}
