@@ -342,6 +342,7 @@ func (c *checker) externDecl(d *ExternDecl) {
 		return
 	}
 	c.declare(&Symbol{Name: d.Name.Name, Kind: SymType, Decl: d, Type: &ObjectType{Kind: ObjExtern, Name: d.Name.Name, Decl: d}})
+	c.checkOverloads(d)
 	for _, m := range d.Methods {
 		if m.Constructor && m.Name.Name != d.Name.Name {
 			c.errorf(m.Name, diag.TypeMismatch, "constructor %s of extern %s must have the extern's name", m.Name.Name, d.Name.Name)
@@ -358,6 +359,29 @@ func (c *checker) externDecl(d *ExternDecl) {
 		if m.Return != nil && c.out.TypeOf[m.Return] == tInt {
 			c.errorf(m.Return, diag.TypeMismatch, "int: illegal return type for method %s", m.Name.Name)
 		}
+	}
+}
+
+// checkOverloads reports a method (or constructor) of an extern that
+// another of its name and parameter names already declares: a call tells
+// overloads apart by its number of arguments or their names only, so no
+// call could choose between the two.
+func (c *checker) checkOverloads(d *ExternDecl) {
+	seen := map[string]*FuncProto{}
+	for _, m := range d.Methods {
+		var names []string
+		for _, p := range m.Params {
+			names = append(names, p.Name.Name)
+		}
+		slices.Sort(names) // named arguments come in any order
+		sig := m.Name.Name + "(" + strings.Join(names, ",")
+		if prev := seen[sig]; prev != nil {
+			e := c.errorf(m.Name, diag.Redeclared, "%s of extern %s is declared twice with the same parameter names; no call could tell them apart",
+				m.Name.Name, d.Name.Name)
+			e.Note(prev.Name, "the other %s", m.Name.Name)
+			continue
+		}
+		seen[sig] = m
 	}
 }
 
