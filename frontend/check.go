@@ -472,7 +472,7 @@ func (c *checker) structFields(d *StructDecl, st *StructType) {
 		}
 		c.fieldAnnotations(f, seen)
 		c.checkFieldType(d, f, ft)
-		st.Fields = append(st.Fields, &FieldInfo{Name: f.Name.Name, Type: ft})
+		st.Fields = append(st.Fields, &FieldInfo{Name: f.Name.Name, Type: ft, FieldLists: c.fieldLists(f)})
 	}
 }
 
@@ -488,6 +488,22 @@ func (c *checker) fieldAnnotations(f *Field, before map[string]bool) {
 	if a := f.Annos.Find("length"); a != nil && !a.Structured && len(a.Body) == 1 && isIdent(a.Body[0]) && !before[a.Body[0]] {
 		c.errorf(a, diag.UndeclaredName, "@length: %s is not a field declared before %s", a.Body[0], f.Name.Name)
 	}
+}
+
+// fieldLists reads a field's @field_list(N, ...): v1model's lists of the
+// metadata a resubmit, recirculation or clone keeps.
+func (c *checker) fieldLists(f *Field) []int {
+	a := f.Annos.Find("field_list")
+	if a == nil || a.Structured {
+		return nil
+	}
+	var out []int
+	for _, e := range a.Exprs {
+		if n, ok := c.constInt(e, "a @field_list index"); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func isIdent(s string) bool {

@@ -102,7 +102,7 @@ func (l *lowerer) typ(t Type) ir.Type {
 		s := &ir.Struct{Kind: ir.StructKind(t.Kind), Name: identifier(t.Name)}
 		l.types[t] = s // before the fields, for recursive references
 		for _, f := range t.Fields {
-			s.Fields = append(s.Fields, &ir.Field{Name: f.Name, Type: l.typ(f.Type)})
+			s.Fields = append(s.Fields, &ir.Field{Name: f.Name, Type: l.typ(f.Type), FieldLists: f.FieldLists})
 		}
 		l.prog.Types = append(l.prog.Types, s)
 		return s

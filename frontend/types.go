@@ -69,6 +69,8 @@ func (t *GenericStructType) String() string { return t.Decl.Name.Name }
 type FieldInfo struct {
 	Name string
 	Type Type
+	// FieldLists are the indexes its @field_list annotation names.
+	FieldLists []int
 }
 
 // Field returns the field called name, or nil.

@@ -68,6 +68,10 @@ type Struct struct {
 type Field struct {
 	Name string
 	Type Type
+	// FieldLists are the indexes of its @field_list annotation: v1model's
+	// resubmit, recirculation and clone keep the metadata fields of the
+	// list they name.
+	FieldLists []int
 }
 
 // Stack is a header stack (or array) of Size elements.
