@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"math/big"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -188,5 +189,33 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 	}
 	if want := map[string]bool{"c1_r": true, "c2_r": true}; !maps.Equal(registers, want) {
 		t.Errorf("cells of registers %v, want %v", registers, want)
+	}
+}
+
+// TestEndlessResubmit: a program that resubmits every packet, every pass,
+// would run forever on BMv2; the interpreter stops it after maxPasses with
+// ErrTooManyPasses, and the packet leaves nothing.
+func TestEndlessResubmit(t *testing.T) {
+	file := filepath.Join(corpus, "ok", "special_ops.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endless := strings.Replace(string(src), "if (sm.instance_type == 0) {", "if (true) {", 1)
+	var d diag.List
+	prog, _, err := frontend.Load(context.Background(), file, []byte(endless), frontend.Options{}, &d)
+	if err != nil || prog == nil {
+		t.Fatalf("%v %s", err, &d)
+	}
+	sw, err := New(prog, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sw.Process(0, unhex(t, "000000000001 000000000002 1234 01 00 00 00 00"))
+	if !errors.Is(err, ErrTooManyPasses) || out == nil || !out.Dropped {
+		t.Errorf("got %+v, %v; want a dropped packet and ErrTooManyPasses", out, err)
+	}
+	if out, err := sw.Process(0, unhex(t, "000000000001 000000000002 1234 00 00 00 00 00")); err != nil || out.Dropped {
+		t.Errorf("the next packet (no resubmit): got %+v, %v; want it out", out, err)
 	}
 }

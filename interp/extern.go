@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/p4hls/p4hls/ir"
@@ -316,14 +317,55 @@ func (s *scope) callExtern(c *ir.Call) evalFn {
 			}
 			return Value{}
 		}
-	case "log_msg", "clone", "clone_preserving_field_list", "resubmit_preserving_field_list",
-		"recirculate_preserving_field_list":
-		// No effect on the packet the interpreter follows: logs go nowhere,
-		// and clones, resubmits and recirculations are not simulated.
-		return func(*frame) Value { return Value{} }
+	case "log_msg":
+		return func(*frame) Value { return Value{} } // logs go nowhere
+	case "clone", "clone_preserving_field_list":
+		typ, session := s.arg(c, 0), s.arg(c, 1)
+		list := func(*frame) Value { return Value{U: math.MaxUint64} } // none
+		if len(c.Args) == 3 {
+			list = s.arg(c, 2)
+		}
+		e2e := uint64(1) // v1model's enum CloneType { I2E, E2E }
+		if e := cloneTypeOf(c); e != nil {
+			e2e = enumValue(e, "E2E")
+		}
+		return func(fr *frame) Value {
+			r := &fr.sw.req
+			r.clone, r.cloneE2E, r.session, r.cloneList = true, typ(fr).U == e2e, session(fr).U, fieldList(list(fr))
+			return Value{}
+		}
+	case "resubmit_preserving_field_list", "recirculate_preserving_field_list":
+		list := s.arg(c, 0)
+		resubmit := c.Callee.Extern == "resubmit_preserving_field_list"
+		return func(fr *frame) Value {
+			if resubmit {
+				fr.sw.req.resubmit = fieldList(list(fr))
+			} else {
+				fr.sw.req.recirculate = fieldList(list(fr))
+			}
+			return Value{}
+		}
 	}
 	s.fail("p4hls's interpreter does not implement extern %s", c.Callee.Extern)
 	return func(*frame) Value { return Value{} }
+}
+
+// cloneTypeOf is v1model's CloneType, the type of a clone call's first
+// argument.
+func cloneTypeOf(c *ir.Call) *ir.Enum {
+	if k, ok := c.Args[0].Value.(*ir.EnumConst); ok {
+		return k.Enum
+	}
+	e, _ := c.Args[0].Value.Type().(*ir.Enum)
+	return e
+}
+
+// fieldList is a field list's index, -1 for none (or one past any).
+func fieldList(v Value) int {
+	if v.U > math.MaxInt32 {
+		return -1
+	}
+	return int(v.U)
 }
 
 // hash compiles v1model's hash(out result, algo, base, data, max):

@@ -34,6 +34,7 @@ import (
 //	mc_mgrp_create GROUP                 (simple_switch's multicast groups:
 //	mc_node_create RID PORT...            a node's handle is its place among
 //	mc_node_associate GROUP HANDLE        the nodes created, from 0)
+//	mirroring_add SESSION PORT           (simple_switch's clone sessions)
 //
 // A KEY is the key's control-plane name (hdr.ipv4.dstAddr) or a unique
 // suffix of it (dstAddr). A VALUE is decimal, 0x hex, 0b binary, a dotted
@@ -62,7 +63,8 @@ type STFCommand struct {
 	Value *big.Int
 	// mc_node_create: the node's ports (its replication id is Index);
 	// mc_mgrp_create and mc_node_associate: the group is Index, the
-	// node's handle Value.
+	// node's handle Value; mirroring_add: the session is Index, its port
+	// Port.
 	Ports []uint64
 	// packet, expect.
 	Port uint64
@@ -220,6 +222,13 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 			}
 			cmd.Ports = append(cmd.Ports, p)
 		}
+	case "mirroring_add":
+		if len(f) != 3 {
+			return cmd, fmt.Errorf("mirroring_add needs SESSION PORT")
+		}
+		if cmd.Index, err = parseUint64("session", f[1]); err == nil {
+			cmd.Port, err = parseUint64("port", f[2])
+		}
 	case "mc_node_associate":
 		if len(f) != 3 {
 			return cmd, fmt.Errorf("mc_node_associate needs GROUP HANDLE")
@@ -228,7 +237,7 @@ func parseCommand(f []string, line string) (STFCommand, error) {
 			cmd.Value, err = parseNumber(f[2])
 		}
 	default:
-		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait, mc_mgrp_create, mc_node_create, mc_node_associate)", f[0])
+		return cmd, fmt.Errorf("unknown command %q (commands: add, setdefault, register_write, meter_color, value_set_add, packet, expect, expect_register, wait, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add)", f[0])
 	}
 	return cmd, err
 }
@@ -651,6 +660,12 @@ func (r *stfRun) do(c STFCommand) error {
 		}
 	case "mc_mgrp_create", "mc_node_create", "mc_node_associate":
 		return r.multicast(c)
+	case "mirroring_add":
+		t, ok := r.sw.(interface{ SetMirrorSession(session, port uint64) })
+		if !ok {
+			return fmt.Errorf("this target has no clone sessions")
+		}
+		t.SetMirrorSession(c.Index, c.Port)
 	case "expect":
 		r.res.Expectations++
 		if c.Drop {

@@ -153,6 +153,14 @@ type Switch struct {
 	// groups are the multicast groups the control plane configured; a
 	// group not configured sends the one copy the egress port 0 gets.
 	groups map[uint64][]Replica
+	// mirrors are the clone sessions' ports (SetMirrorSession).
+	mirrors map[uint64]uint64
+	// req is what the block running asked of resubmit, recirculation and
+	// clones; later the packets they made, still to run; outs what the
+	// packet's passes sent out (special.go).
+	req   requests
+	later []laterPass
+	outs  []*Output
 
 	compileErrs []error
 	// tna is a TNA program's pipeline (nil for v1model).
@@ -537,32 +545,52 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 		return sw.processTNA(port, data)
 	}
 	sw.faultErr = nil
+	sw.outs, sw.later = sw.outs[:0], sw.later[:0]
+	sw.ingressPass(port, data, 0, Value{}, -1)
+	for i := 0; i < len(sw.later) && sw.faultErr == nil; i++ { // the packets resubmits, recirculations and clones made
+		if i == maxPasses {
+			sw.fault(ErrTooManyPasses)
+			break
+		}
+		sw.runLater(sw.later[i])
+	}
+	if len(sw.outs) == 0 {
+		return &Output{Dropped: true}, sw.faultErr
+	}
+	out := sw.outs[0]
+	if len(sw.outs) > 1 {
+		out.Copies = slices.Clone(sw.outs[1:])
+	}
+	return out, sw.faultErr
+}
+
+// ingressPass runs a packet through the parser, the ingress and then the
+// egress, adding what goes out to sw.outs. A packet a resubmit or a
+// recirculation made has its instance type and keeps the metadata fields
+// of field list list from keep.
+func (sw *Switch) ingressPass(port uint64, data []byte, instance uint64, keep Value, list int) {
 	sw.truncate = 0
 	sw.pkt = packet{data: data, out: sw.pkt.out[:0]}
 	pkt := &sw.pkt
-	if sw.hdr.Agg == nil && sw.hdr.Big == nil {
-		sw.hdr, sw.meta, sw.std = zero(sw.hdrType), zero(sw.metaType), zero(sw.stdType)
-		sw.frames = map[*compiledControl]*frame{}
-	} else {
-		reset(&sw.hdr, sw.hdrType)
-		reset(&sw.meta, sw.metaType)
-		reset(&sw.std, sw.stdType)
-	}
-	hdr, meta, std := sw.hdr, sw.meta, sw.std
+	sw.resetPacketState()
 	sw.setStd("ingress_port", uint64(port))
 	sw.setStd("packet_length", uint64(len(data)))
-
-	sw.runParser(pkt, hdr, meta, std)
+	sw.runParser(pkt, sw.hdr, sw.meta, sw.std)
 	sw.payload = data[min(len(data), (pkt.pos+7)/8):]
-
-	// The V1Switch controls' parameters after the packet (the arrays are
-	// on the stack: a packet allocates as little as it can).
-	args := [5][3]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}
-	nargs := [5]int{2, 3, 3, 2, 2}
+	if instance != 0 {
+		sw.setStd("instance_type", instance)
+		sw.keepFields(keep, list)
+	}
+	args, nargs := sw.blockArgs()
+	sw.req = noRequests()
 	sw.runBlock(0, pkt, &args, &nargs) // verify checksum
 	sw.runBlock(1, pkt, &args, &nargs) // ingress
+	if sw.serveIngressRequests(port, data) {
+		return // resubmitted: the packet goes no further
+	}
 	if reps := sw.groups[sw.getStd("mcast_grp")]; sw.multicast() && len(reps) > 0 {
-		return sw.replicate(reps, pkt, &args, &nargs)
+		sw.replicate(reps, pkt, &args, &nargs)
+		return
 	}
 	if sw.multicast() {
 		// A group the control plane did not configure: the copy followed
@@ -571,14 +599,33 @@ func (sw *Switch) process(port uint64, data []byte) (*Output, error) {
 		sw.setStd("egress_port", 0)
 		sw.setStd("egress_spec", 0)
 	} else if sw.getStd("egress_spec") == dropPort {
-		return &Output{Dropped: true}, sw.faultErr
+		return
 	} else {
 		sw.setStd("egress_port", sw.getStd("egress_spec"))
 	}
-	if !sw.egress(pkt, &args, &nargs) {
-		return &Output{Dropped: true}, sw.faultErr
+	if sw.egress(pkt, &args, &nargs) {
+		sw.outs = append(sw.outs, sw.output(pkt))
 	}
-	return sw.output(pkt), sw.faultErr
+}
+
+// resetPacketState readies the headers, metadata and frames for a packet:
+// made once, then cleared.
+func (sw *Switch) resetPacketState() {
+	if sw.hdr.Agg == nil && sw.hdr.Big == nil {
+		sw.hdr, sw.meta, sw.std = zero(sw.hdrType), zero(sw.metaType), zero(sw.stdType)
+		sw.frames = map[*compiledControl]*frame{}
+		return
+	}
+	reset(&sw.hdr, sw.hdrType)
+	reset(&sw.meta, sw.metaType)
+	reset(&sw.std, sw.stdType)
+}
+
+// blockArgs are the V1Switch controls' parameters after the packet (the
+// arrays are on the stack: a packet allocates as little as it can).
+func (sw *Switch) blockArgs() ([5][3]Value, [5]int) {
+	hdr, meta, std := sw.hdr, sw.meta, sw.std
+	return [5][3]Value{{hdr, meta}, {hdr, meta, std}, {hdr, meta, std}, {hdr, meta}, {{}, hdr}}, [5]int{2, 3, 3, 2, 2}
 }
 
 // runBlock runs V1Switch block i (0 verify checksum, 1 ingress, 2
@@ -602,23 +649,24 @@ func (sw *Switch) runBlock(i int, pkt *packet, args *[5][3]Value, nargs *[5]int)
 // egress runs the egress, compute-checksum and deparser blocks; false
 // when the egress dropped the packet.
 func (sw *Switch) egress(pkt *packet, args *[5][3]Value, nargs *[5]int) bool {
+	sw.req = noRequests()
 	sw.runBlock(2, pkt, args, nargs)
+	sw.serveEgressClone()
 	if sw.getStd("egress_spec") == dropPort {
 		return false
 	}
 	sw.runBlock(3, pkt, args, nargs)
 	sw.runBlock(4, pkt, args, nargs)
-	return true
+	return !sw.serveRecirculation(pkt)
 }
 
 // replicate runs the egress, compute-checksum and deparser blocks once
 // for each copy of a multicast group, each on the packet as the ingress
 // left it, with the copy's port and replication id (and v1model's
 // instance type of a replica, 5).
-func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, nargs *[5]int) (*Output, error) {
+func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, nargs *[5]int) {
 	saved := [3]Value{copyValue(sw.hdr), copyValue(sw.meta), copyValue(sw.std)}
 	truncate := sw.truncate // the ingress's, for every copy
-	var outs []*Output
 	for _, r := range reps {
 		assignInto(&sw.hdr, saved[0])
 		assignInto(&sw.meta, saved[1])
@@ -629,14 +677,9 @@ func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, narg
 		sw.setStd("instance_type", replicaInstance)
 		sw.truncate = truncate
 		if sw.egress(pkt, args, nargs) {
-			outs = append(outs, sw.output(pkt))
+			sw.outs = append(sw.outs, sw.output(pkt))
 		}
 	}
-	if len(outs) == 0 {
-		return &Output{Dropped: true}, sw.faultErr
-	}
-	outs[0].Copies = outs[1:]
-	return outs[0], sw.faultErr
 }
 
 // replicaInstance is v1model's instance_type of a multicast copy

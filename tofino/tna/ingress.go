@@ -797,6 +797,17 @@ type follower struct {
 	tables []string
 }
 
+// specialOps says why v1model's resubmit, recirculation and clones are
+// refused.
+var specialOps = func() map[string]string {
+	const why = "TNA resubmits, mirrors and recirculates through its deparser's Resubmit and Mirror externs and a recirculation port, which p4hls does not map v1model's calls onto yet"
+	m := map[string]string{}
+	for _, f := range []string{"clone", "clone_preserving_field_list", "resubmit_preserving_field_list", "recirculate_preserving_field_list"} {
+		m[f] = why
+	}
+	return m
+}()
+
 // plainWriters write v1model's extern functions outside @atomic code; a
 // log_msg has no Tofino counterpart and no effect on the packet: it goes.
 var plainWriters = map[string]func(e *emitter, s *ir.CallStmt, where string) ([]ir.Stmt, error){
@@ -843,6 +854,9 @@ func (e *emitter) stmts(ss []ir.Stmt, in string) ([]ir.Stmt, error) {
 			}
 			if r, ok := s.Call.Callee.Recv.(*ir.InstanceRef); ok && r.Inst.Type.Name == "register" {
 				return nil, errorAt(s.Span(), "%s uses register %s outside an action: p4hls maps the register accesses of an action onto a stateful ALU; move %s into an action", where, r.Inst.Name, ir.Format(s.Call))
+			}
+			if reason := specialOps[s.Call.Callee.Extern]; reason != "" {
+				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s: %s", where, ir.Format(s.Call), reason)
 			}
 			if s.Call.Callee.Extern != "mark_to_drop" || len(s.Call.Args) != 1 {
 				return nil, errorAt(s.Span(), "%s: the Tofino backend does not write %s outside @atomic code yet", where, ir.Format(s.Call))

@@ -24,8 +24,8 @@ control MyIngress(inout headers hdr, inout metadata meta,
             clone(CloneType.I2E, 32w5);
         } else if (hdr.app.action_code == 2) {
             digest<digest_t>(1, { hdr.app.r, standard_metadata.ingress_port });
-        } else if (hdr.app.action_code == 3) {
-            resubmit_preserving_field_list(0);
+        } else if (hdr.app.action_code == 3 && standard_metadata.instance_type == 0) {
+            resubmit_preserving_field_list(0); // once: the resubmitted packet has instance type 6
         } else if (hdr.app.action_code == 4) {
             truncate(64);
         }
