@@ -575,12 +575,12 @@ func (sw *Switch) ingressPass(port uint64, data []byte, instance uint64, keep Va
 	sw.resetPacketState()
 	sw.setStd("ingress_port", uint64(port))
 	sw.setStd("packet_length", uint64(len(data)))
-	sw.runParser(pkt, sw.hdr, sw.meta, sw.std)
-	sw.payload = data[min(len(data), (pkt.pos+7)/8):]
-	if instance != 0 {
+	if instance != 0 { // the parser sees them already, as in simple_switch
 		sw.setStd("instance_type", instance)
 		sw.keepFields(keep, list)
 	}
+	sw.runParser(pkt, sw.hdr, sw.meta, sw.std)
+	sw.payload = data[min(len(data), (pkt.pos+7)/8):]
 	args, nargs := sw.blockArgs()
 	sw.req = noRequests()
 	sw.runBlock(0, pkt, &args, &nargs) // verify checksum

@@ -4,7 +4,8 @@
 // it came, through the egress of the clone session's port; an
 // egress-to-egress clone the headers as the egress left them. Each keeps
 // the metadata of the field list its call names (kept) and loses the rest
-// (lost).
+// (lost). A packet that comes in again has its instance type in the
+// parser already.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -14,10 +15,16 @@ struct headers { ethernet_t eth; tag_t tag; }
 struct metadata {
     @field_list(1) bit<8> kept;
     bit<8> lost;
+    bit<8> parsed_as; // the instance type the parser saw
 }
 
 parser P(packet_in pkt, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
-    state start { pkt.extract(hdr.eth); pkt.extract(hdr.tag); transition accept; }
+    state start {
+        meta.parsed_as = (bit<8>) sm.instance_type;
+        pkt.extract(hdr.eth);
+        pkt.extract(hdr.tag);
+        transition accept;
+    }
 }
 
 control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
@@ -36,7 +43,7 @@ control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) 
         }
         hdr.tag.kept = meta.kept;
         hdr.tag.lost = meta.lost;
-        hdr.tag.inst = (bit<8>) sm.instance_type;
+        hdr.tag.inst = meta.parsed_as;
         sm.egress_spec = 1;
     }
 }
