@@ -647,7 +647,8 @@ func (sw *Switch) runBlock(i int, pkt *packet, args *[5][3]Value, nargs *[5]int)
 }
 
 // egress runs the egress, compute-checksum and deparser blocks; false
-// when the egress dropped the packet.
+// when the packet does not go out (the egress dropped it, or asked to
+// recirculate it).
 func (sw *Switch) egress(pkt *packet, args *[5][3]Value, nargs *[5]int) bool {
 	sw.req = noRequests()
 	sw.runBlock(2, pkt, args, nargs)
