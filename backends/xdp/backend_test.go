@@ -31,7 +31,7 @@ var refused = map[string]string{
 	"parser_forms":    `parser_forms.p4:40:21: hdr.u.next cannot be written by the xdp target`,
 	"parser_locals":   `parser_locals.p4:15:1: values of type bit<0> are not supported by the xdp target`,
 	"random_clone":    `random_clone.p4:24:13: clone is not supported by the xdp target: XDP cannot copy a packet`,
-	"special_ops":     `special_ops.p4:30:17: resubmit_preserving_field_list is not supported by the xdp target: XDP cannot run a packet through the program again`,
+	"special_ops":     `special_ops.p4:37:17: resubmit_preserving_field_list is not supported by the xdp target: XDP cannot run a packet through the program again`,
 	"varbit_ops":      `varbit_ops.p4:30:1: header value_t: its field v is a varbit`,
 }
 
