@@ -250,7 +250,7 @@ func TestTofinoHash(t *testing.T) {
 func TestErrorsPointAtTheSource(t *testing.T) {
 	tofinoVariants(t, "random_clone.p4", nil, []tofinoVariant{
 		{"clone", "random(hdr.app.r, 0, 1000);", "random(hdr.app.r, 0, 1023);",
-			"random_clone.p4:24:13: action if_23_1: the Tofino backend does not write clone(CloneType.I2E, 32w5)", "", ""},
+			"random_clone.p4:24:13: action if_23_1: the Tofino backend does not write clone(CloneType.I2E, 32w5): TNA resubmits, mirrors and recirculates", "", ""},
 	})
 }
 
