@@ -50,6 +50,18 @@ func (r *rewriter) registerRuns(ss []ir.Stmt) {
 	}
 }
 
+// registerIn says whether ss calls a register's method, at any depth.
+func registerIn(ss []ir.Stmt) bool {
+	for _, st := range ss {
+		found := ir.RegisterCall([]ir.Stmt{st}) != nil
+		forEachList(st, func(inner []ir.Stmt) { found = found || registerIn(inner) })
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 // registerRunsInside looks for register runs in the statement lists
 // nested in st.
 func (r *rewriter) registerRunsInside(st ir.Stmt) { forEachRewritable(st, r.registerRuns) }
@@ -105,7 +117,7 @@ func (r *rewriter) allMovable(ss []ir.Stmt) bool {
 // registerAction replaces ss[i:j] with a call of a new action holding it,
 // and reports whether it could: the lines must be the run's alone, and
 // each variable of the apply block it uses must be one the control can
-// declare instead (declSite.hoistable).
+// declare instead (hoistable).
 func (r *rewriter) registerAction(ss []ir.Stmt, i, j int) bool {
 	if r.replaceable(ss, i, j) != "" {
 		return false
@@ -116,7 +128,7 @@ func (r *rewriter) registerAction(ss []ir.Stmt, i, j int) bool {
 	var hoist []*declSite
 	for _, name := range r.unseen(r.scope.stmts(ss[i:j])) {
 		d, ok := r.applyDecls[name]
-		if !ok || !d.hoistable {
+		if !ok || !r.hoistable(d) {
 			return false // one the control cannot declare, or not the apply block's
 		}
 		if !r.hoisted[name] && !inRun[name] && !slices.Contains(hoist, d) {
@@ -124,7 +136,7 @@ func (r *rewriter) registerAction(ss []ir.Stmt, i, j int) bool {
 		}
 	}
 	for name := range inRun {
-		if d := r.applyDecls[name]; d == nil || !d.hoistable {
+		if d := r.applyDecls[name]; d == nil || !r.hoistable(d) {
 			return false
 		}
 	}
@@ -153,21 +165,26 @@ func (r *rewriter) registerAction(ss []ir.Stmt, i, j int) bool {
 
 // declSite is a declaration in the apply block and how it moves to the
 // control: its type's text, and its line as an assignment (or an empty
-// line, without an initializer).
+// line, without an initializer). Whether it can is worked out when a run
+// needs it (hoistable): the check reads the control's lines.
 type declSite struct {
-	v         *ir.Var
-	name      string // in locations (the scope's namer)
-	line      int
-	typeText  string
-	assign    string
-	hoistable bool
+	v    *ir.Var
+	name string // in locations (the scope's namer)
+	line int
+	decl *ir.Declare
+	list []ir.Stmt // decl is list[k]
+	k    int
+	once bool // the apply block's only declaration of its name
+
+	checked, ok      bool
+	typeText, assign string
 }
 
 // declLine splits a one-line declaration, "T name = init;" or "T name;".
 var declLine = regexp.MustCompile(`^(\s*)(.*?\S)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(.*\S))?\s*;\s*(//.*)?$`)
 
 // findApplyDecls records the declarations of the control's apply block,
-// at any depth, and whether each can move to the control (declSite).
+// at any depth.
 func (r *rewriter) findApplyDecls(c *ir.Control) {
 	r.applyDecls, r.hoisted = map[string]*declSite{}, map[string]bool{}
 	var walk func(ss []ir.Stmt, visit func(d *ir.Declare, ss []ir.Stmt, k int))
@@ -182,28 +199,32 @@ func (r *rewriter) findApplyDecls(c *ir.Control) {
 	count := map[string]int{}
 	walk(c.Body, func(d *ir.Declare, _ []ir.Stmt, _ int) { count[d.Var.Name]++ })
 	walk(c.Body, func(d *ir.Declare, ss []ir.Stmt, k int) {
-		site := r.declSite(d, ss, k, count[d.Var.Name] == 1)
+		site := &declSite{v: d.Var, name: r.scope.names.name(d.Var), line: d.Span().Start.Line, decl: d, list: ss, k: k, once: count[d.Var.Name] == 1}
 		r.applyDecls[site.name] = site
 	})
 }
 
-// declSite describes declaration d, ss[k]; it can move to the control when
-// it is the apply block's only declaration of its name (once), alone on
-// its line, and hides nothing there (hidesNothing).
-func (r *rewriter) declSite(d *ir.Declare, ss []ir.Stmt, k int, once bool) *declSite {
-	site := &declSite{v: d.Var, name: r.scope.names.name(d.Var), line: d.Span().Start.Line}
-	if !once || !r.inApply(d) || r.replaceable(ss, k, k+1) != "" || d.Span().End.Line != site.line {
-		return site
+// hoistable says whether a declaration can move to the control: it is the
+// apply block's only declaration of its name, alone on its line, and
+// hides nothing there (hidesNothing).
+func (r *rewriter) hoistable(site *declSite) bool {
+	if site.checked {
+		return site.ok
+	}
+	site.checked = true
+	d := site.decl
+	if !site.once || !r.inApply(d) || r.replaceable(site.list, site.k, site.k+1) != "" || d.Span().End.Line != site.line {
+		return false
 	}
 	m := declLine.FindStringSubmatch(r.lines[site.line-1])
 	if m == nil || m[3] != d.Var.Name || (m[4] == "") != (d.Init == nil) || !r.hidesNothing(d.Var.Name, site.line) {
-		return site
+		return false
 	}
-	site.typeText, site.hoistable = m[2], true
+	site.typeText, site.ok = m[2], true
 	if m[4] != "" {
 		site.assign = fmt.Sprintf("%s%s = %s;", m[1], m[3], m[4])
 	}
-	return site
+	return true
 }
 
 // hidesNothing says whether a variable of the apply block named name,

@@ -145,7 +145,7 @@ func (r *rewriter) control(c *ir.Control) error {
 	if err := r.list(c.Body); err != nil {
 		return err
 	}
-	if r.opts.RegisterActions {
+	if r.opts.RegisterActions && registerIn(c.Body) {
 		r.findApplyDecls(c)
 		r.registerRuns(c.Body)
 	}
