@@ -8,18 +8,18 @@ import (
 	"github.com/p4hls/p4hls/diag"
 )
 
-// Control-plane names of actions.
+// Control-plane names of actions and tables.
 //
-// A controller names an action by its control-plane name: its @name, or
-// its own name, under the path of the control it is declared in unless
-// the name starts with a dot (P4Runtime's hierarchical names). A control
-// the main package applies is its name; one applied by another control
-// is that control's path and the instance's name, once per instance. Two
-// actions of one name cannot be told apart, so, as p4c does, a program
-// that declares two is refused at the second. A top-level action nothing
-// uses and no @name names (core.p4's NoAction in a program whose controls
-// name their own copy ".NoAction") is no control-plane object: p4c drops
-// it first.
+// A controller names an action or a table by its control-plane name: its
+// @name, or its own name, under the path of the control it is declared
+// in unless the name starts with a dot (P4Runtime's hierarchical names).
+// A control the main package applies is its name; one applied by another
+// control is that control's path and the instance's name, once per
+// instance. Two actions (or tables) of one name cannot be told apart, so,
+// as p4c does, a program that declares two is refused at the second. A
+// top-level action nothing uses and no @name names (core.p4's NoAction in
+// a program whose controls name their own copy ".NoAction") is no
+// control-plane object: p4c drops it first.
 
 // checkControlPlaneNames reports actions, and tables, that share a
 // control-plane name. An action is one object however many instances of
@@ -41,7 +41,8 @@ func (c *checker) checkControlPlaneNames(f *File) {
 		path string // a table's instance; "" for an action
 	}
 	first := map[string]object{}
-	check := func(kind string, id *Ident, o object, name string) { // id is o.id
+	check := func(kind string, o object, name string) {
+		id := o.id
 		key := kind + " " + name
 		prev, ok := first[key]
 		if !ok {
@@ -66,7 +67,7 @@ func (c *checker) checkControlPlaneNames(f *File) {
 		switch d := decl.(type) {
 		case *ActionDecl:
 			if name, explicit := controlPlaneName(d.Annos, d.Name, ""); explicit || used[d] {
-				check("action", d.Name, object{id: d.Name}, name)
+				check("action", object{id: d.Name}, name)
 			}
 		case *ControlDecl:
 			for _, path := range paths[d] {
@@ -74,10 +75,10 @@ func (c *checker) checkControlPlaneNames(f *File) {
 					switch l := local.(type) {
 					case *ActionDecl:
 						name, _ := controlPlaneName(l.Annos, l.Name, path)
-						check("action", l.Name, object{id: l.Name}, name)
+						check("action", object{id: l.Name}, name)
 					case *TableDecl:
 						name, _ := controlPlaneName(l.Annos, l.Name, path)
-						check("table", l.Name, object{id: l.Name, path: path}, name)
+						check("table", object{id: l.Name, path: path}, name)
 					}
 				}
 			}
