@@ -65,6 +65,11 @@ func (s Span) Join(t Span) Span {
 	return out
 }
 
+// Contains reports whether span t lies inside s.
+func (s Span) Contains(t Span) bool {
+	return t.File == s.File && !t.Start.Less(s.Start) && !s.End.Less(t.End)
+}
+
 // Spanned is anything with a place in the source: AST and IR nodes, spans.
 type Spanned interface {
 	Span() Span

@@ -120,7 +120,7 @@ func (c *checker) controlPaths(f *File) map[*ControlDecl][]string {
 			continue
 		}
 		for _, outer := range controls {
-			if outer.Apply != nil && within(n.Span(), outer.Apply.Span()) && !slices.Contains(uses[sub], use{outer, sub.Name.Name}) {
+			if outer.Apply != nil && outer.Apply.Span().Contains(n.Span()) && !slices.Contains(uses[sub], use{outer, sub.Name.Name}) {
 				uses[sub] = append(uses[sub], use{outer, sub.Name.Name})
 			}
 		}
@@ -172,9 +172,4 @@ func controlPlaneName(annos Annotations, id *Ident, control string) (name string
 		return "." + name, explicit
 	}
 	return "." + control + "." + name, explicit
-}
-
-// within reports whether span a lies inside span b.
-func within(a, b diag.Span) bool {
-	return a.File == b.File && !a.Start.Less(b.Start) && !b.End.Less(a.End)
 }

@@ -68,7 +68,7 @@ func (ix *index) typeOfChain(file string, p diag.Pos, chain string) frontend.Typ
 		if exprText(e) != chain {
 			continue
 		}
-		if around != nil && within(e.Span(), around.Span()) {
+		if around != nil && around.Span().Contains(e.Span()) {
 			return t
 		}
 		elsewhere = t
@@ -182,8 +182,4 @@ func exprText(e frontend.Expr) string {
 		}
 	}
 	return ""
-}
-
-func within(inner, outer diag.Span) bool {
-	return inner.File == outer.File && !inner.Start.Less(outer.Start) && !outer.End.Less(inner.End)
 }

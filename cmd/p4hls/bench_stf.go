@@ -182,13 +182,9 @@ const diffPackets = 1000
 // output, drop and register cell agrees, "mismatch" with the first
 // difference, or "error".
 func diffOn(ctx context.Context, orig *ir.Program, file string, src []byte) (string, string) {
-	var d diag.List
-	out, _, err := frontend.Load(ctx, file, src, frontend.Options{}, &d)
-	switch {
-	case err != nil:
-		return "error", err.Error()
-	case out == nil:
-		return "error", firstLine(d.Error(), 300)
+	out, why := loadForTest(ctx, file, src, frontend.Options{})
+	if out == nil {
+		return "error", why
 	}
 	c := interp.NewGenerator(orig, 1).Case(diffPackets, 2, 2)
 	ref := func() (interp.Target, error) { return interp.New(orig, interp.Options{Seed: 1}) }
@@ -206,13 +202,9 @@ func diffOn(ctx context.Context, orig *ir.Program, file string, src []byte) (str
 // runTestOn runs a packet test on the interpreter, on program src: "pass",
 // "mismatch" (with the first one) or "error" (with why).
 func runTestOn(ctx context.Context, file string, src []byte, stf string, opts frontend.Options) (string, string) {
-	var d diag.List
-	prog, _, err := frontend.Load(ctx, file, src, opts, &d)
-	switch {
-	case err != nil:
-		return "error", err.Error()
-	case prog == nil:
-		return "error", firstLine(d.Error(), 300)
+	prog, why := loadForTest(ctx, file, src, opts)
+	if prog == nil {
+		return "error", why
 	}
 	sw, err := interp.New(prog, interp.Options{Seed: 1})
 	if err != nil {
@@ -234,6 +226,20 @@ func runTestOn(ctx context.Context, file string, src []byte, stf string, opts fr
 		return "mismatch", r.Mismatches[0].String()
 	}
 	return "pass", ""
+}
+
+// loadForTest loads a program to run packets on, or says why it could
+// not.
+func loadForTest(ctx context.Context, file string, src []byte, opts frontend.Options) (*ir.Program, string) {
+	var d diag.List
+	prog, _, err := frontend.Load(ctx, file, src, opts, &d)
+	switch {
+	case err != nil:
+		return nil, err.Error()
+	case prog == nil:
+		return nil, firstLine(d.Error(), 300)
+	}
+	return prog, ""
 }
 
 // firstReason is the first error diagnostic of a failed compile, or its

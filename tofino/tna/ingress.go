@@ -799,14 +799,14 @@ type follower struct {
 
 // specialOps says why v1model's resubmit, recirculation and clones are
 // refused.
-var specialOps = func() map[string]string {
-	const why = "TNA resubmits, mirrors and recirculates through its deparser's Resubmit and Mirror externs and a recirculation port, which p4hls does not map v1model's calls onto yet"
-	m := map[string]string{}
-	for _, f := range []string{"clone", "clone_preserving_field_list", "resubmit_preserving_field_list", "recirculate_preserving_field_list"} {
-		m[f] = why
-	}
-	return m
-}()
+const specialOpsWhy = "TNA resubmits, mirrors and recirculates through its deparser's Resubmit and Mirror externs and a recirculation port, which p4hls does not map v1model's calls onto yet"
+
+var specialOps = map[string]string{
+	"clone":                             specialOpsWhy,
+	"clone_preserving_field_list":       specialOpsWhy,
+	"resubmit_preserving_field_list":    specialOpsWhy,
+	"recirculate_preserving_field_list": specialOpsWhy,
+}
 
 // plainWriters write v1model's extern functions outside @atomic code; a
 // log_msg has no Tofino counterpart and no effect on the packet: it goes.
