@@ -385,7 +385,8 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 
 // replaceable says why the lines of ss[i:j] cannot be replaced whole, or
 // "" when they can: the statements must start and end their lines, in the
-// main file, apart from their neighbours.
+// main file, apart from their neighbours, and hold no preprocessor
+// directive (replacing an #endif whose #if stays would unbalance them).
 func (r *rewriter) replaceable(ss []ir.Stmt, i, j int) string {
 	first, last := ss[i].Span(), ss[j-1].Span()
 	if first.File != r.file || last.File != r.file {
@@ -411,6 +412,11 @@ func (r *rewriter) replaceable(ss []ir.Stmt, i, j int) string {
 	}
 	if j < len(ss) && ss[j].Span().Start.Line <= end.Line {
 		return "the next statement shares its last line"
+	}
+	for l := start.Line; l <= end.Line; l++ {
+		if s := strings.TrimSpace(r.lines[l-1]); strings.HasPrefix(s, "#") {
+			return fmt.Sprintf("line %d holds a preprocessor directive (%s), which replacing the statements would remove", l, strings.Fields(s)[0])
+		}
 	}
 	return ""
 }

@@ -252,6 +252,16 @@ func TestNoRewrite(t *testing.T) {
 		{"return", `if (hdr.app.x == 1) { return; }`, "a return"},
 		{"shares a line", `hdr.app.a = 1; if (hdr.app.x == 1) { hdr.app.b = 2; }`, "other code precedes"},
 		{"signed compare", `if ((int<8>) hdr.app.x < 0) { hdr.app.a = 1; }`, "not a test of fields against constants"},
+		// The if's first line is in an #else, its body after the #endif:
+		// replacing its lines would drop the #endif (line 15: the apply
+		// block opens on line 10).
+		{"preprocessor directive", `#ifdef NOT_DEFINED
+        if (hdr.app.y == 2) {
+#else
+        if (hdr.app.x == 1) {
+#endif
+            hdr.app.a = 1;
+        }`, "line 15 holds a preprocessor directive (#endif)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

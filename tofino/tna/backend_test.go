@@ -581,6 +581,36 @@ func compileCorpus(t *testing.T, program string) *driver.Result {
 	return res
 }
 
+// TestTofinoBridgesIngressTimestamp: v1model's egress reads the
+// ingress's timestamp (INT's hop latency does); Tofino's egress has only
+// its own, so the ingress loads it from ig_prsr_md, the bridge carries it
+// (48 bits after the 9-bit port) and the egress loads it back.
+func TestTofinoBridgesIngressTimestamp(t *testing.T) {
+	const apply = "        if (sm.egress_port == sm.ingress_port) {"
+	const read = "        hdr.ipv4.identification = (bit<16>) (sm.egress_global_timestamp - sm.ingress_global_timestamp);\n" + apply
+	tofinoVariants(t, "egress_bridge.p4", nil, []tofinoVariant{{"hop latency", apply, read, "", "", ""}})
+	file := filepath.Join(corpus.Dir(), "ok", "egress_bridge.p4")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := driver.Compile(context.Background(), driver.Request{File: file, Source: []byte(strings.Replace(string(src), apply, read, 1)), Target: "tofino"}, nil)
+	if err != nil {
+		t.Fatal(err, res.Diagnostics)
+	}
+	text := string(tnaText(t, res))
+	for _, want := range []string{
+		"bit<48> p4hls_ingress_tstamp;",
+		"sm.ingress_global_timestamp = ig_prsr_md.global_tstamp;",
+		"hdr.p4hls_bridge.p4hls_ingress_tstamp = sm.ingress_global_timestamp;",
+		"sm.ingress_global_timestamp = hdr.p4hls_bridge.p4hls_ingress_tstamp;",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the TNA program has no %q:\n%s", want, text)
+		}
+	}
+}
+
 // TestTofinoTables: tables as users write them. One with no default
 // action and no NoAction among its actions runs P4's implied NoAction: the
 // TNA table writes no default either (it named an action the table did

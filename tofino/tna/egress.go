@@ -13,11 +13,11 @@ import (
 // The egress. TNA's egress is a pipeline of its own: its parser parses
 // the packet the ingress deparser wrote, and nothing else crosses from
 // ingress but what that packet carries. So when v1model's egress control
-// does something, the ingress bridges its metadata (and the ingress port)
-// in a header, p4hls_bridge, which the ingress deparser emits first and
-// the egress parser extracts before the program's own states; the egress
-// control copies it back into the metadata before the program's code
-// runs. The egress parser re-parses the headers: the ingress must leave
+// does something, the ingress bridges its metadata (and the ingress port,
+// and its timestamp when the egress reads it) in a header, p4hls_bridge,
+// which the ingress deparser emits first and the egress parser extracts
+// before the program's own states; the egress control copies it back
+// into the metadata before the program's code runs. The egress parser re-parses the headers: the ingress must leave
 // the parse as it found it (see checkReparse).
 
 // bridgeLeaf is one metadata field the bridge carries: its path in the
@@ -44,15 +44,27 @@ func (l bridgeLeaf) width() int {
 // bridge is what the ingress hands the egress.
 type bridge struct {
 	leaves []bridgeLeaf
+	// tstamp says the bridge carries v1model's ingress_global_timestamp
+	// (the egress reads it; Tofino's egress has only its own).
+	tstamp bool
 	pad    int // bits that make the header a whole number of bytes
 }
 
-// bridgeIngressPort is the bridge field holding v1model's ingress port.
-const bridgeIngressPort = "p4hls_ingress_port"
+// The bridge fields holding v1model's ingress port and, when the egress
+// reads it, its ingress timestamp.
+const (
+	bridgeIngressPort   = "p4hls_ingress_port"
+	bridgeIngressTstamp = "p4hls_ingress_tstamp"
+)
 
-// planBridge lays out the bridge of the metadata struct t.
-func planBridge(t ir.Type) (*bridge, error) {
-	b := &bridge{}
+// tstampBits is the width of v1model's ingress_global_timestamp and of
+// TNA's global_tstamp alike.
+const tstampBits = 48
+
+// planBridge lays out the bridge of the metadata struct t, with the
+// ingress timestamp when tstamp is set.
+func planBridge(t ir.Type, tstamp bool) (*bridge, error) {
+	b := &bridge{tstamp: tstamp}
 	var walk func(path []string, t ir.Type) error
 	walk = func(path []string, t ir.Type) error {
 		switch t := t.(type) {
@@ -80,6 +92,9 @@ func planBridge(t ir.Type) (*bridge, error) {
 		return nil, err
 	}
 	bits := 9 // the ingress port
+	if tstamp {
+		bits += tstampBits
+	}
 	for _, l := range b.leaves {
 		bits += l.width()
 	}
@@ -92,6 +107,9 @@ func (b *bridge) typeDecl() string {
 	var s strings.Builder
 	s.WriteString("// Ingress metadata the egress reads: the ingress deparser emits it first.\nheader p4hls_bridge_h {\n")
 	fmt.Fprintf(&s, "    bit<9> %s;\n", bridgeIngressPort)
+	if b.tstamp {
+		fmt.Fprintf(&s, "    bit<%d> %s;\n", tstampBits, bridgeIngressTstamp)
+	}
 	for _, l := range b.leaves {
 		t := l.t.String()
 		if _, ok := l.t.(ir.Bool); ok {
@@ -111,6 +129,10 @@ func (b *bridge) stores(hdr, meta, std *ir.Var) []ir.Stmt {
 	br := member(&ir.VarRef{Var: hdr}, "p4hls_bridge", &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"})
 	out := []ir.Stmt{&ir.SetValid{X: br, Valid: true},
 		&ir.Assign{LHS: member(br, bridgeIngressPort, &ir.Bits{Width: 9}), RHS: member(&ir.VarRef{Var: std}, "ingress_port", &ir.Bits{Width: 9})}}
+	if b.tstamp {
+		ts := &ir.Bits{Width: tstampBits}
+		out = append(out, &ir.Assign{LHS: member(br, bridgeIngressTstamp, ts), RHS: member(&ir.VarRef{Var: std}, "ingress_global_timestamp", ts)})
+	}
 	for _, l := range b.leaves {
 		var v ir.Expr = &ir.VarRef{Var: meta}
 		for _, f := range l.path {
@@ -152,6 +174,9 @@ func (b *bridge) loads(hdr, meta, std string) []string {
 		}
 		out = append(out, fmt.Sprintf("%s.%s = %s;", meta, strings.Join(l.path, "."), v))
 	}
+	if b.tstamp {
+		out = append(out, fmt.Sprintf("%s.ingress_global_timestamp = %s.p4hls_bridge.%s;", std, hdr, bridgeIngressTstamp))
+	}
 	return append(out,
 		fmt.Sprintf("%s.ingress_port = %s.p4hls_bridge.%s;", std, hdr, bridgeIngressPort),
 		fmt.Sprintf("%s.egress_port = eg_intr_md.egress_port;", std),
@@ -181,16 +206,17 @@ func (e *emitter) checkEgress() error {
 			return errorAt(inst.Span, "extern %s %s in the egress control: the Tofino backend writes the egress's tables, actions, registers, counters and meters only", inst.Type.Name, inst.Name)
 		}
 	}
-	text, err := portsOnly(c, slices.Collect(maps.Keys(stdFromIntrinsic["egress"]))...)
+	text, err := portsOnly(c, append(slices.Collect(maps.Keys(stdFromIntrinsic["egress"])), "ingress_global_timestamp")...)
 	if err != nil {
 		return err
 	}
 	std := c.Params[2]
 	e.egressStdLoads = stdLoads(text, std.Name, "egress")
+	tstamp := strings.Contains(text, std.Name+".ingress_global_timestamp")
 	if strings.Contains(text, std.Name+".egress_port = ") {
 		return errorAt(c.Span, "control %s sets %s.egress_port; a Tofino egress cannot change the port", c.Name, std.Name)
 	}
-	br, err := planBridge(e.meta.Type)
+	br, err := planBridge(e.meta.Type, tstamp)
 	if err != nil {
 		return errorAt(c.Span, "control %s: %v", c.Name, err)
 	}

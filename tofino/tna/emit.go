@@ -193,9 +193,14 @@ func (e *emitter) check() error {
 	if err != nil {
 		return err
 	}
-	e.stdLoads = stdLoads(text, e.ingress.Params[2].Name, "ingress")
-	e.mcast = strings.Contains(text, e.ingress.Params[2].Name+".mcast_grp")
-	e.readsParserError = strings.Contains(text, e.ingress.Params[2].Name+".parser_error")
+	std := e.ingress.Params[2].Name
+	e.stdLoads = stdLoads(text, std, "ingress")
+	if e.bridge != nil && e.bridge.tstamp && !strings.Contains(text, std+".ingress_global_timestamp") {
+		// The bridge stores it from the ingress's standard metadata.
+		e.stdLoads = append(e.stdLoads, fmt.Sprintf("%s.ingress_global_timestamp = %s;", std, stdFromIntrinsic["ingress"]["ingress_global_timestamp"]))
+	}
+	e.mcast = strings.Contains(text, std+".mcast_grp")
+	e.readsParserError = strings.Contains(text, std+".parser_error")
 	if err := e.checkRandoms(); err != nil {
 		return err
 	}
@@ -258,15 +263,14 @@ func (e *emitter) parserStd() (*ir.Var, error) {
 // unmappedStd says why a field of v1model's standard metadata has no
 // Tofino counterpart where a control reads it.
 var unmappedStd = map[string]string{
-	"packet_length":            "Tofino's ingress has no packet length (its egress has, in eg_intr_md.pkt_length)",
-	"priority":                 "Tofino's queue is chosen by ig_tm_md.qid and ingress_cos, not a priority p4hls maps",
-	"enq_timestamp":            "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
-	"enq_qdepth":               "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
-	"deq_timedelta":            "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
-	"deq_qdepth":               "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
-	"egress_rid":               "v1model fills the replication id in the egress only (there Tofino's eg_intr_md has it)",
-	"egress_global_timestamp":  "v1model fills it in the egress only (there Tofino's eg_prsr_md.global_tstamp has it)",
-	"ingress_global_timestamp": "the egress would need it bridged from the ingress, which p4hls does not do yet",
+	"packet_length":           "Tofino's ingress has no packet length (its egress has, in eg_intr_md.pkt_length)",
+	"priority":                "Tofino's queue is chosen by ig_tm_md.qid and ingress_cos, not a priority p4hls maps",
+	"enq_timestamp":           "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"enq_qdepth":              "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"deq_timedelta":           "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"deq_qdepth":              "v1model fills the queueing metadata in the egress only (there Tofino's eg_intr_md has it)",
+	"egress_rid":              "v1model fills the replication id in the egress only (there Tofino's eg_intr_md has it)",
+	"egress_global_timestamp": "v1model fills it in the egress only (there Tofino's eg_prsr_md.global_tstamp has it)",
 }
 
 // stdFromIntrinsic maps a field of v1model's standard metadata to the
