@@ -386,7 +386,7 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 // replaceable says why the lines of ss[i:j] cannot be replaced whole, or
 // "" when they can: the statements must start and end their lines, in the
 // main file, apart from their neighbours, and hold no preprocessor
-// directive (replacing an #endif whose #if stays would unbalance them).
+// directive that must stay (see unbalancedDirective).
 func (r *rewriter) replaceable(ss []ir.Stmt, i, j int) string {
 	first, last := ss[i].Span(), ss[j-1].Span()
 	if first.File != r.file || last.File != r.file {
@@ -413,12 +413,53 @@ func (r *rewriter) replaceable(ss []ir.Stmt, i, j int) string {
 	if j < len(ss) && ss[j].Span().Start.Line <= end.Line {
 		return "the next statement shares its last line"
 	}
-	for l := start.Line; l <= end.Line; l++ {
-		if s := strings.TrimSpace(r.lines[l-1]); strings.HasPrefix(s, "#") {
-			return fmt.Sprintf("line %d holds a preprocessor directive (%s), which replacing the statements would remove", l, strings.Fields(s)[0])
-		}
+	if l, d := r.unbalancedDirective(start.Line, end.Line); l > 0 {
+		return fmt.Sprintf("line %d holds a preprocessor directive (%s), which replacing the statements would remove", l, d)
 	}
 	return ""
+}
+
+// unbalancedDirective finds a preprocessor directive among lines
+// from..to that the rewrite may not drop, and returns its line and name
+// (0 when there is none). The statements' meaning is the preprocessed
+// one, so a conditional opened and closed within the lines may go; but
+// an #else, #elif or #endif of a conditional outside them, one left open,
+// or a #define, #undef or #include (which later lines depend on) may not.
+func (r *rewriter) unbalancedDirective(from, to int) (int, string) {
+	type open struct {
+		line int
+		name string
+	}
+	var opens []open
+	for l := from; l <= to; l++ {
+		s := strings.TrimSpace(r.lines[l-1])
+		if !strings.HasPrefix(s, "#") {
+			continue
+		}
+		name := "#" + strings.TrimSpace(strings.TrimPrefix(s, "#"))
+		if f := strings.FieldsFunc(name[1:], func(c rune) bool { return c == ' ' || c == '\t' || c == '(' }); len(f) > 0 {
+			name = "#" + f[0]
+		}
+		switch name {
+		case "#if", "#ifdef", "#ifndef":
+			opens = append(opens, open{l, name})
+		case "#else", "#elif":
+			if len(opens) == 0 {
+				return l, name
+			}
+		case "#endif":
+			if len(opens) == 0 {
+				return l, name
+			}
+			opens = opens[:len(opens)-1]
+		default:
+			return l, name
+		}
+	}
+	if len(opens) > 0 {
+		return opens[0].line, opens[0].name
+	}
+	return 0, ""
 }
 
 func countIfs(ss []ir.Stmt) int {

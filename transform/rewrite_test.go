@@ -252,6 +252,10 @@ func TestNoRewrite(t *testing.T) {
 		{"return", `if (hdr.app.x == 1) { return; }`, "a return"},
 		{"shares a line", `hdr.app.a = 1; if (hdr.app.x == 1) { hdr.app.b = 2; }`, "other code precedes"},
 		{"signed compare", `if ((int<8>) hdr.app.x < 0) { hdr.app.a = 1; }`, "not a test of fields against constants"},
+		{"a #define among the statements", `if (hdr.app.x == 1) {
+#define LATER 1
+            hdr.app.a = 1;
+        }`, "line 12 holds a preprocessor directive (#define)"},
 		// The if's first line is in an #else, its body after the #endif:
 		// replacing its lines would drop the #endif (line 15: the apply
 		// block opens on line 10).
@@ -278,6 +282,30 @@ func TestNoRewrite(t *testing.T) {
 				t.Errorf("reasons %q, want one containing %q", reasons, c.reason)
 			}
 		})
+	}
+}
+
+// TestRewriteDropsBalancedDirectives: a conditional opened and closed
+// among the statements a table replaces goes with them; the table does
+// what the preprocessed statements did.
+func TestRewriteDropsBalancedDirectives(t *testing.T) {
+	src := programSource("", `if (hdr.app.x == 1) {
+#ifdef NOT_DEFINED
+            hdr.app.a = 2;
+#else
+            hdr.app.a = 1;
+#endif
+        }`)
+	res, _, _ := transformed(t, "transform_test.p4", []byte(src))
+	if len(res.Rewrites) != 1 {
+		t.Fatalf("%d rewrites, want 1; kept: %v", len(res.Rewrites), res.Kept)
+	}
+	out := string(res.Source)
+	if strings.Contains(out, "#ifdef") || strings.Contains(out, "#endif") || strings.Contains(out, "hdr.app.a = 2") {
+		t.Errorf("the conditional stayed:\n%s", out)
+	}
+	if !strings.Contains(out, "hdr.app.a = 32w1;") {
+		t.Errorf("the preprocessed statement is gone:\n%s", out)
 	}
 }
 
