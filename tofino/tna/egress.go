@@ -17,8 +17,9 @@ import (
 // and its timestamp when the egress reads it) in a header, p4hls_bridge,
 // which the ingress deparser emits first and the egress parser extracts
 // before the program's own states; the egress control copies it back
-// into the metadata before the program's code runs. The egress parser re-parses the headers: the ingress must leave
-// the parse as it found it (see checkReparse).
+// into the metadata before the program's code runs. The egress parser
+// re-parses the headers: the ingress must leave the parse as it found it
+// (see checkReparse).
 
 // bridgeLeaf is one metadata field the bridge carries: its path in the
 // metadata struct and its type.
