@@ -48,7 +48,9 @@ type bridge struct {
 	// tstamp says the bridge carries v1model's ingress_global_timestamp
 	// (the egress reads it; Tofino's egress has only its own).
 	tstamp bool
-	pad    int // bits that make the header a whole number of bytes
+	// valid are the headers whose validity the bridge carries, when the
+	// egress parser goes by it (see validity.go).
+	valid []ir.Expr
 }
 
 // The bridge fields holding v1model's ingress port and, when the egress
@@ -92,15 +94,19 @@ func planBridge(t ir.Type, tstamp bool) (*bridge, error) {
 	if err := walk(nil, t); err != nil {
 		return nil, err
 	}
-	bits := 9 // the ingress port
-	if tstamp {
+	return b, nil
+}
+
+// pad is the number of bits that make the bridge a whole number of bytes.
+func (b *bridge) pad() int {
+	bits := 9 + len(b.valid) // the ingress port and the validity bits
+	if b.tstamp {
 		bits += tstampBits
 	}
 	for _, l := range b.leaves {
 		bits += l.width()
 	}
-	b.pad = (8 - bits%8) % 8
-	return b, nil
+	return (8 - bits%8) % 8
 }
 
 // typeDecl is the bridge header's declaration.
@@ -118,8 +124,11 @@ func (b *bridge) typeDecl() string {
 		}
 		fmt.Fprintf(&s, "    %s %s;\n", t, l.field())
 	}
-	if b.pad > 0 {
-		fmt.Fprintf(&s, "    bit<%d> p4hls_pad;\n", b.pad)
+	for _, h := range b.valid {
+		fmt.Fprintf(&s, "    bit<1> %s;\n", validityField(h))
+	}
+	if pad := b.pad(); pad > 0 {
+		fmt.Fprintf(&s, "    bit<%d> p4hls_pad;\n", pad)
 	}
 	s.WriteString("}\n")
 	return s.String()
@@ -144,7 +153,7 @@ func (b *bridge) stores(hdr, meta, std *ir.Var) []ir.Stmt {
 		}
 		out = append(out, &ir.Assign{LHS: member(br, l.field(), l.t), RHS: v})
 	}
-	return out
+	return append(out, b.validityStores(br, hdr)...)
 }
 
 func member(x ir.Expr, name string, t ir.Type) *ir.Member {
@@ -222,7 +231,14 @@ func (e *emitter) checkEgress() error {
 		return errorAt(c.Span, "control %s: %v", c.Name, err)
 	}
 	e.bridge = br
-	return e.checkReparse()
+	if why := e.checkReparse(); why != nil {
+		valid, err := e.byValidity(why)
+		if err != nil {
+			return err
+		}
+		e.egressSkips, br.valid = nil, valid
+	}
+	return nil
 }
 
 // egressRegisters refuses an egress action that updates a register
@@ -350,7 +366,7 @@ func (r reparse) safe(ss []ir.Stmt) error {
 		case *ir.Assign:
 			lhs := ir.Format(s.LHS)
 			if st, ok := s.LHS.Type().(*ir.Struct); ok && st.Kind != ir.KindStruct && !r.left(s.LHS) {
-				return errorAt(s.Span(), "the ingress assigns header %s; the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", lhs)
+				return errorAt(s.Span(), "the ingress assigns header %s; the Tofino egress parser re-parses the packet", lhs)
 			}
 			for _, k := range r.selected {
 				if k == lhs || strings.HasPrefix(k, lhs+".") {
@@ -365,9 +381,9 @@ func (r reparse) safe(ss []ir.Stmt) error {
 			if s.Valid {
 				m = "setValid"
 			}
-			return errorAt(s.Span(), "the ingress calls %s.%s(); the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", ir.Format(s.X), m)
+			return errorAt(s.Span(), "the ingress calls %s.%s(); the Tofino egress parser re-parses the packet", ir.Format(s.X), m)
 		case *ir.StackShift:
-			return errorAt(s.Span(), "the ingress shifts header stack %s; the Tofino egress parser re-parses the packet, and p4hls does not bridge header validity yet", ir.Format(s.X))
+			return errorAt(s.Span(), "the ingress shifts header stack %s; the Tofino egress parser re-parses the packet", ir.Format(s.X))
 		case *ir.For:
 			if err := r.safe(append(append(append([]ir.Stmt(nil), s.Init...), s.Update...), s.Body...)); err != nil {
 				return err
@@ -404,6 +420,10 @@ func (e *emitter) egressParser() {
 	intr := &ir.Var{Name: "eg_intr_md", Type: &ir.Struct{Kind: ir.KindHeader, Name: "egress_intrinsic_metadata_t"}, Dir: ir.DirOut}
 	bridgeHdr := &ir.Member{X: &ir.VarRef{Var: hdr}, Name: "p4hls_bridge", T: &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"}}
 	port := &ir.Member{X: bridgeHdr, Name: bridgeIngressPort, T: &ir.Bits{Width: 9}}
+	if len(e.bridge.valid) > 0 {
+		e.validityParser("p4hls_EgressParser", intr, bridgeHdr)
+		return
+	}
 	e.programParser("p4hls_EgressParser", intr, []ir.Expr{&ir.VarRef{Var: intr}, bridgeHdr}, nil, port, false, e.egressSkips)
 }
 
