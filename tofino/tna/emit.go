@@ -520,21 +520,14 @@ func (e *emitter) ingressParser() {
 // that holds the ingress port, read from port. The extracts of the
 // headers skip names (paths without their root) are left out.
 func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, advance, port ir.Expr, checksums bool, skip []string) {
-	p := *e.parser
-	p.Name = name
-	pkt := p.Params[0]
-	hdr, meta := *p.Params[1], *p.Params[2]
-	meta.Dir = ir.DirOut
-	p.Params = []*ir.Var{pkt, &hdr, &meta, intr}
+	p, pkt, hdr, meta := e.tnaParser(name, intr)
 	rename := func(s string) string {
 		if s == "start" {
 			return "p4hls_start"
 		}
 		return s
 	}
-	call := func(method string, arg ir.Expr) ir.Stmt {
-		return &ir.CallStmt{Call: &ir.Call{Callee: ir.Callee{Recv: &ir.VarRef{Var: pkt}, Method: method}, Args: []*ir.Arg{{Value: arg}}}}
-	}
+	call := func(method string, arg ir.Expr) ir.Stmt { return pktCall(pkt, method, arg) }
 	start := &ir.State{Name: "start", Next: "p4hls_start"}
 	for _, x := range extracts {
 		start.Body = append(start.Body, call("extract", x))
@@ -573,12 +566,30 @@ func (e *emitter) programParser(name string, intr *ir.Var, extracts []ir.Expr, a
 		}
 		p.States = append(p.States, &c)
 	}
-	states, units := e.parserStates(p.States[1:], &hdr, &meta, checksums)
+	states, units := e.parserStates(p.States[1:], hdr, meta, checksums)
 	p.States = append(p.States[:1], states...)
 	p.Locals = stateLocals(p.States, p.Locals)
 	p.Instances = append(append([]*ir.Instance(nil), p.Instances...), units...)
 	e.pr.Parser(&p)
 	e.out.WriteString("\n")
+}
+
+// tnaParser is a copy of the program's parser named name with a TNA
+// parser's parameters: the packet, the headers, the metadata (out), and
+// the intrinsic metadata intr.
+func (e *emitter) tnaParser(name string, intr *ir.Var) (p ir.Parser, pkt, hdr, meta *ir.Var) {
+	p = *e.parser
+	p.Name = name
+	pkt = p.Params[0]
+	h, m := *p.Params[1], *p.Params[2]
+	m.Dir = ir.DirOut
+	p.Params = []*ir.Var{pkt, &h, &m, intr}
+	return p, pkt, &h, &m
+}
+
+// pktCall is pkt.method(arg).
+func pktCall(pkt *ir.Var, method string, arg ir.Expr) ir.Stmt {
+	return &ir.CallStmt{Call: &ir.Call{Callee: ir.Callee{Recv: &ir.VarRef{Var: pkt}, Method: method}, Args: []*ir.Arg{{Value: arg}}}}
 }
 
 // stateLocals makes the variables the parser's states declare locals of

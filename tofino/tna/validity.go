@@ -128,16 +128,9 @@ func (b *bridge) validityStores(br ir.Expr, hdr *ir.Var) []ir.Stmt {
 // metadata and the bridge, then each header the deparser emits whose
 // validity bit is set, in the deparser's order.
 func (e *emitter) validityParser(name string, intr *ir.Var, bridgeHdr ir.Expr) {
-	p := *e.parser
-	p.Name = name
-	pkt := p.Params[0]
-	hdr, meta := *p.Params[1], *p.Params[2]
-	meta.Dir = ir.DirOut
-	p.Params = []*ir.Var{pkt, &hdr, &meta, intr}
+	p, pkt, hdr, _ := e.tnaParser(name, intr)
 	p.Locals, p.Instances, p.ValueSets = nil, nil, nil
-	extract := func(x ir.Expr) ir.Stmt {
-		return &ir.CallStmt{Call: &ir.Call{Callee: ir.Callee{Recv: &ir.VarRef{Var: pkt}, Method: "extract"}, Args: []*ir.Arg{{Value: x}}}}
-	}
+	extract := func(x ir.Expr) ir.Stmt { return pktCall(pkt, "extract", x) }
 	test := func(k int) string { return fmt.Sprintf("p4hls_valid_%d", k) }
 	next := func(k int) string {
 		if k == len(e.bridge.valid) {
@@ -153,7 +146,7 @@ func (e *emitter) validityParser(name string, intr *ir.Var, bridgeHdr ir.Expr) {
 			&ir.State{Name: test(k), Select: &ir.Select{Exprs: []ir.Expr{bit}, Cases: []*ir.SelectCase{
 				{Keys: []*ir.Keyset{{Kind: ir.KeysetExact, Value: big.NewInt(1)}}, Next: read},
 				{Keys: []*ir.Keyset{{Kind: ir.KeysetDefault}}, Next: next(k + 1)}}}},
-			&ir.State{Name: read, Body: []ir.Stmt{extract(reroot(h, &hdr))}, Next: next(k + 1)})
+			&ir.State{Name: read, Body: []ir.Stmt{extract(reroot(h, hdr))}, Next: next(k + 1)})
 	}
 	e.pr.Parser(&p)
 	e.out.WriteString("\n")
