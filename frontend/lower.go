@@ -17,7 +17,7 @@ func Lower(c *Checked, d *diag.List) *ir.Program {
 	l := &lowerer{
 		c:        c,
 		diags:    d,
-		prog:     &ir.Program{Errors: c.Errors},
+		prog:     &ir.Program{Errors: c.Errors, MatchKinds: c.MatchKinds},
 		types:    map[Type]ir.Type{},
 		parsers:  map[*ParserDecl]*ir.Parser{},
 		controls: map[*ControlDecl]*ir.Control{},

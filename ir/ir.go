@@ -23,10 +23,13 @@ type Program struct {
 	// declaration order.
 	Types []Type
 	// Errors is the error enumeration, in declaration order.
-	Errors    []string
-	Parsers   []*Parser
-	Controls  []*Control
-	Functions []*Function
+	Errors []string
+	// MatchKinds are the match kinds the program declares (core.p4's,
+	// the architecture's), in declaration order.
+	MatchKinds []string
+	Parsers    []*Parser
+	Controls   []*Control
+	Functions  []*Function
 	// Actions and Instances declared at the top level (NoAction, global
 	// registers).
 	Actions   []*Action

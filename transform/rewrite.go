@@ -3,6 +3,7 @@ package transform
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -247,7 +248,26 @@ func (r *rewriter) group(ss []ir.Stmt, i int) (j int, alts []alt, err error) {
 	if err := r.tableBranches(alts, countIfs(ss[i:j])); err != nil {
 		return j, nil, r.keep(whole, err)
 	}
+	if err := r.writtenHere(alts); err != nil {
+		return j, nil, r.keep(whole, err)
+	}
 	return j, alts, nil
+}
+
+// writtenHere refuses a decision list with a statement written outside
+// the apply block being rewritten: a sub-control's, inlined where it is
+// applied. A table's actions are text, and that statement's text, with
+// the names of the sub-control's tables and locals, is in the
+// sub-control.
+func (r *rewriter) writtenHere(alts []alt) error {
+	for _, a := range alts {
+		for _, st := range a.leaves {
+			if !r.inApply(st) {
+				return refuse("a branch runs a statement written at %s, outside this apply block (a sub-control's, applied here)", st.Span())
+			}
+		}
+	}
+	return nil
 }
 
 // tableBranches refuses a decision list whose branches apply tables when
@@ -361,6 +381,12 @@ func (r *rewriter) replace(ss []ir.Stmt, i, j int, alts []alt) (done bool, err e
 	t, err := buildTable(alts, name, r.scope, r.fresh, r.noAction)
 	if err != nil {
 		return false, r.keep(first.Join(last), err)
+	}
+	for _, k := range t.kinds {
+		if !slices.Contains(r.prog.MatchKinds, k) {
+			r.kept = append(r.kept, Kept{Span: first, Reason: fmt.Sprintf("a table would match with %s, a match kind the program does not declare (core.p4 declares it)", k)})
+			return false, nil
+		}
 	}
 	// The table's lines are numbered from the if statements' first (its
 	// actions' statements from their own), for the frontend's messages.

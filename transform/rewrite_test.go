@@ -285,6 +285,46 @@ func TestNoRewrite(t *testing.T) {
 	}
 }
 
+// TestRewriteNeedsItsNames: a table needs the match kinds core.p4
+// declares (a program without core.p4 keeps its ifs), and its actions are
+// written in the apply block, where a sub-control's statements, inlined
+// where it is applied, name what only the sub-control declares.
+func TestRewriteNeedsItsNames(t *testing.T) {
+	noCore := `header h_t { bit<8> a; bit<8> b; }
+control c(inout h_t h) {
+    apply {
+        if (h.a == 1) { h.b = 2; }
+        if (h.a == 2) { h.b = 3; }
+    }
+}
+control ctrl(inout h_t h);
+package top(ctrl _c);
+top(c()) main;
+`
+	sub := strings.Replace(programSource("", `if (hdr.app.x == 1) { s.apply(hdr); }
+        if (hdr.app.x == 2) { hdr.app.a = 1; }`), "control MyIngress(",
+		"control Sub(inout headers hdr) {\n    table t { actions = { NoAction; } default_action = NoAction(); }\n    apply { t.apply(); }\n}\ncontrol MyIngress(", 1)
+	sub = strings.Replace(sub, "    apply {\n        if", "    Sub() s;\n    apply {\n        if", 1)
+	for _, c := range []struct{ name, src, reason string }{
+		{"no match kinds", noCore, "a table would match with exact, a match kind the program does not declare"},
+		{"a sub-control in a branch", sub, "outside this apply block (a sub-control's, applied here)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, _, _ := transformed(t, "transform_test.p4", []byte(c.src))
+			if string(res.Source) != c.src {
+				t.Errorf("the program changed:\n%s", res.Source)
+			}
+			var reasons []string
+			for _, k := range res.Kept {
+				reasons = append(reasons, k.Reason)
+			}
+			if !strings.Contains(strings.Join(reasons, "\n"), c.reason) {
+				t.Errorf("reasons %q, want one containing %q", reasons, c.reason)
+			}
+		})
+	}
+}
+
 // TestRewriteDropsBalancedDirectives: a conditional opened and closed
 // among the statements a table replaces goes with them; the table does
 // what the preprocessed statements did.
