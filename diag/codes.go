@@ -159,8 +159,9 @@ const (
 	AnalysisBounded
 
 	// RewriteRejected: phase 1 rewrote if statements into tables and the
-	// frontend rejected the result, a bug of p4hls; the program is
-	// compiled as written (a warning).
+	// frontend rejected the result, a bug of p4hls; the statements the
+	// rejected tables replaced stay as written, the other rewrites are
+	// kept (a warning).
 	RewriteRejected
 
 	// AssertionFailed: a static_assert whose condition is false.

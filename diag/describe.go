@@ -84,7 +84,7 @@ func (c Code) Description() string {
 	case AnalysisBounded:
 		return "Phase 1's guard analysis reached its bound of solver queries, so past it dependencies and rewrites were decided conservatively (a note: the compile goes on)."
 	case RewriteRejected:
-		return "Phase 1 rewrote if statements into tables and the frontend rejected the result, a bug of p4hls; the program is compiled as written (a warning)."
+		return "Phase 1 rewrote if statements into tables and the frontend rejected the result, a bug of p4hls; the statements the rejected tables replaced stay as written, the other rewrites are kept (a warning)."
 	case AssertionFailed:
 		return "A static_assert whose condition is false."
 	case Deprecated:

@@ -164,3 +164,46 @@ func TestTwoIndexRefusal(t *testing.T) {
 		})
 	}
 }
+
+// TestRejectedRewriteStays: a table of phase 1 the frontend rejects (its
+// action writes a new type's variable from a bit<16> constant: the IR
+// keeps no new types, so the printed statement loses the cast) leaves
+// the statements it replaced as written, with a warning there, and the
+// program's other rewrites stand.
+func TestRejectedRewriteStays(t *testing.T) {
+	const src = `#include <core.p4>
+#include <v1model.p4>
+header app_t { bit<8> round; bit<8> x; bit<8> y; bit<32> a; bit<32> b; bit<32> c; bit<32> result; }
+#include "../include/bench.p4"
+type bit<16> Sid_t;
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+    Sid_t sid;
+    apply {
+        if (hdr.app.x == 1) { sid = (Sid_t) 5; hdr.app.a = (bit<32>) (bit<16>) sid; }
+        if (hdr.app.x == 2) { hdr.app.b = 2; }
+        hdr.app.result = 0;
+        if (hdr.app.y == 1) { hdr.app.c = 3; }
+        if (hdr.app.y == 2) { hdr.app.c = 4; }
+    }
+}
+BENCH_MAIN
+`
+	file := filepath.Join(corpus.Dir(), "ok", "rejected_rewrite.p4")
+	res, err := Compile(context.Background(), Request{File: file, Source: []byte(src), Target: "banzai", VerifyPackets: 1000}, nil)
+	if err != nil {
+		t.Fatal(err, res.Diagnostics.String())
+	}
+	rws := res.Report.Transform.Rewrites
+	if len(rws) != 1 || !strings.HasSuffix(rws[0].At, "rejected_rewrite.p4:12:9") {
+		t.Errorf("rewrites %+v, want the one of line 12", rws)
+	}
+	var warnings []string
+	for _, d := range res.Diagnostics.Items() {
+		if d.Code == diag.RewriteRejected {
+			warnings = append(warnings, d.Span.String()+": "+d.Msg)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "rejected_rewrite.p4:9:9") || !strings.Contains(warnings[0], "cannot use a value of type bit<16> as Sid_t") {
+		t.Errorf("warnings %q, want one at line 9 saying why", warnings)
+	}
+}

@@ -68,6 +68,10 @@ type RewriteOptions struct {
 	// in an apply block, for a target that runs registers only in actions
 	// (target.Target.RegistersInActions; registers.go).
 	RegisterActions bool
+	// Skip keeps the statements that start on these lines of the main
+	// file, for the reason given: a second try, after the rewrite of them
+	// made a program that does not check.
+	Skip map[int]string
 }
 
 // TransformWith is Transform with options.
@@ -419,6 +423,9 @@ func (r *rewriter) replaceable(ss []ir.Stmt, i, j int) string {
 		return "the statements come from another file"
 	}
 	start, end := first.Start, last.End
+	if reason, ok := r.opts.Skip[start.Line]; ok {
+		return reason
+	}
 	if start.Line < 1 || end.Line > len(r.lines) || end.Line < start.Line {
 		return "the statements' place in the source is not known"
 	}
