@@ -268,20 +268,24 @@ func TestNoRewrite(t *testing.T) {
         }`, "line 15 holds a preprocessor directive (#endif)"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			src := programSource(decls, c.apply)
-			res, _, _ := transformed(t, "transform_test.p4", []byte(src))
-			if string(res.Source) != src {
-				t.Errorf("the program changed:\n%s", res.Source)
-			}
-			var reasons []string
-			for _, k := range res.Kept {
-				reasons = append(reasons, k.Reason)
-			}
-			if !strings.Contains(strings.Join(reasons, "\n"), c.reason) {
-				t.Errorf("reasons %q, want one containing %q", reasons, c.reason)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { assertKept(t, programSource(decls, c.apply), c.reason) })
+	}
+}
+
+// assertKept transforms src and checks that it stays as written, kept for
+// a reason containing reason.
+func assertKept(t *testing.T, src, reason string) {
+	t.Helper()
+	res, _, _ := transformed(t, "transform_test.p4", []byte(src))
+	if string(res.Source) != src {
+		t.Errorf("the program changed:\n%s", res.Source)
+	}
+	var reasons []string
+	for _, k := range res.Kept {
+		reasons = append(reasons, k.Reason)
+	}
+	if !strings.Contains(strings.Join(reasons, "\n"), reason) {
+		t.Errorf("reasons %q, want one containing %q", reasons, reason)
 	}
 }
 
@@ -309,19 +313,7 @@ top(c()) main;
 		{"no match kinds", noCore, "a table would match with exact, a match kind the program does not declare"},
 		{"a sub-control in a branch", sub, "outside this apply block (a sub-control's, applied here)"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			res, _, _ := transformed(t, "transform_test.p4", []byte(c.src))
-			if string(res.Source) != c.src {
-				t.Errorf("the program changed:\n%s", res.Source)
-			}
-			var reasons []string
-			for _, k := range res.Kept {
-				reasons = append(reasons, k.Reason)
-			}
-			if !strings.Contains(strings.Join(reasons, "\n"), c.reason) {
-				t.Errorf("reasons %q, want one containing %q", reasons, c.reason)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { assertKept(t, c.src, c.reason) })
 	}
 }
 
