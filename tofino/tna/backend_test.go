@@ -228,6 +228,12 @@ func TestTofinoEgressByValidity(t *testing.T) {
 	conditional := func(src string) string {
 		return strings.Replace(src, "pkt.emit(hdr.ipv4); }", "if (hdr.ethernet.etherType == 0x0800) { pkt.emit(hdr.ipv4); } }", 1)
 	}
+	tofinoVariants(t, "egress_bridge.p4", func(src string) string {
+		return strings.Replace(src, "pkt.emit(hdr.ipv4); }", "pkt.emit(hdr.ipv4); pkt.emit(hdr.ipv4); }", 1)
+	}, []tofinoVariant{
+		{"a header emitted twice", ingressApply, "        hdr.ipv4.setInvalid();\n" + ingressApply,
+			"egress_bridge.p4:51:9: the ingress calls hdr.ipv4.setInvalid(); the Tofino egress parser re-parses the packet; nor can it go by the headers' validity: the deparser emits hdr.ipv4 where another header's validity bit would go", "", ""},
+	})
 	tofinoVariants(t, "egress_bridge.p4", conditional, []tofinoVariant{
 		{"a deparser that does more than emit", ingressApply, "        hdr.ipv4.setInvalid();\n" + ingressApply,
 			"egress_bridge.p4:86:1: the deparser does not emit hdr.ipv4, which the parser extracts and control MyEgress uses; the Tofino egress parser would not find it; nor can it go by the headers' validity: the deparser D does more than emit headers", "", ""},

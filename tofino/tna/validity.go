@@ -83,11 +83,19 @@ func (e *emitter) byValidity(why error) ([]ir.Expr, error) {
 	text := b.String()
 	hdr := e.egress.Params[0].Name
 	var emitted []string
+	fields := map[string]bool{}
 	for _, h := range leaves {
 		emitted = append(emitted, withoutRoot(ir.Format(h)))
 		if hasVarbit(h.Type()) {
 			return nil, refuse("%s has a varbit field, whose length it would need", ir.Format(h))
 		}
+		// A header emitted twice, or two whose bridge fields would have
+		// one name (a.b_c and a_b.c).
+		f := validityField(h)
+		if fields[f] {
+			return nil, refuse("the deparser emits %s where another header's validity bit would go", ir.Format(h))
+		}
+		fields[f] = true
 	}
 	root := &ir.VarRef{Var: e.hdr}
 	for _, h := range appendHeaders(nil, root) {
