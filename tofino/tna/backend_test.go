@@ -221,6 +221,22 @@ func TestTofinoEgressByValidity(t *testing.T) {
 		{"a header added", ingressApply, "        if (!hdr.ipv4.isValid()) { hdr.ipv4.setValid(); hdr.ipv4.ttl = 9; hdr.ipv4.ihl = 5; }\n" + ingressApply, "", egressApply, egressReads},
 		{"a field the parser selects on", ingressApply, "        hdr.ethernet.etherType = 0x86dd;\n" + ingressApply, "", egressApply, egressReads},
 	})
+	// A stack's elements and a union's members, each by its own bit (the
+	// header struct's new line moves the ingress's statements down one).
+	withStack := func(src string) string {
+		src = strings.Replace(src, "struct headers { ethernet_t ethernet; ipv4_t ipv4; }",
+			"header tag_t { bit<8> v; } header pad_t { bit<16> p; } header_union tu_t { tag_t t; pad_t p; }\n"+
+				"struct headers { ethernet_t ethernet; tag_t[2] tags; tu_t u; ipv4_t ipv4; }", 1)
+		src = strings.Replace(src, "pkt.emit(hdr.ipv4); }", "pkt.emit(hdr.tags); pkt.emit(hdr.u); pkt.emit(hdr.ipv4); }", 1)
+		return strings.Replace(src, egressApply, "        if (hdr.tags[1].isValid()) { hdr.ipv4.ttl = hdr.tags[1].v; }\n"+
+			"        if (hdr.u.p.isValid()) { hdr.ipv4.diffserv = (bit<8>) hdr.u.p.p; }\n"+egressApply, 1)
+	}
+	tofinoVariants(t, "egress_bridge.p4", withStack, []tofinoVariant{
+		{"a stack's second element and a union's member", ingressApply,
+			"        if (hdr.ipv4.ttl > 3) { hdr.tags[1].setValid(); hdr.tags[1].v = hdr.ipv4.protocol; hdr.u.p.setValid(); hdr.u.p.p = hdr.ipv4.identification; }\n" + ingressApply, "", "", ""},
+		{"a push", ingressApply,
+			"        if (hdr.ipv4.ttl > 3) { hdr.tags.push_front(1); hdr.tags[0].setValid(); hdr.tags[0].v = 7; }\n" + ingressApply, "", "", ""},
+	})
 	// What the egress parser cannot do by validity either: a deparser
 	// that decides what to emit (its emit under an if is not one the
 	// re-parse sees either; the deparser is on line 86 with the line the
