@@ -595,9 +595,11 @@ func (sw *Switch) ingressPass(port uint64, data []byte, instance uint64, keep Va
 	if sw.multicast() {
 		// A group the control plane did not configure: the copy followed
 		// is the replica for port 0, whatever egress_spec said (BMv2
-		// ignores it too); the egress sees egress_spec as its port.
+		// ignores it too); the egress sees egress_spec as its port, and a
+		// replica's instance type.
 		sw.setStd("egress_port", 0)
 		sw.setStd("egress_spec", 0)
+		sw.setStd("instance_type", ReplicaInstance)
 	} else if sw.getStd("egress_spec") == dropPort {
 		return
 	} else {
@@ -675,7 +677,7 @@ func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, narg
 		sw.setStd("egress_port", r.Port)
 		sw.setStd("egress_spec", r.Port)
 		sw.setStd("egress_rid", r.Rid)
-		sw.setStd("instance_type", replicaInstance)
+		sw.setStd("instance_type", ReplicaInstance)
 		sw.truncate = truncate
 		if sw.egress(pkt, args, nargs) {
 			sw.outs = append(sw.outs, sw.output(pkt))
@@ -683,9 +685,9 @@ func (sw *Switch) replicate(reps []Replica, pkt *packet, args *[5][3]Value, narg
 	}
 }
 
-// replicaInstance is v1model's instance_type of a multicast copy
+// ReplicaInstance is v1model's instance_type of a multicast copy
 // (PKT_INSTANCE_TYPE_REPLICATION).
-const replicaInstance = 5
+const ReplicaInstance = 5
 
 // output is the packet the deparser wrote, with the payload, as it
 // leaves by egress_port.

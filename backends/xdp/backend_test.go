@@ -24,15 +24,16 @@ import (
 // its refusal must say: a construct XDP cannot express, or one this
 // backend does not implement yet, at its place in the source.
 var refused = map[string]string{
-	"counters_meters": `counters_meters.p4:22:9: meters are not supported`,
-	"custom_arch":     `custom_arch.p4:\d+:\d+: the xdp target takes v1model programs`,
-	"ipv4_options":    `ipv4_options.p4:41:1: header ipv4_options_t: its field options is a varbit, and varbit fields are not supported by the xdp target`,
-	"l2_learning":     `l2_learning.p4:23:9: digest is not supported`,
-	"parser_forms":    `parser_forms.p4:40:21: hdr.u.next cannot be written by the xdp target`,
-	"parser_locals":   `parser_locals.p4:15:1: values of type bit<0> are not supported by the xdp target`,
-	"random_clone":    `random_clone.p4:24:13: clone is not supported by the xdp target: XDP cannot copy a packet`,
-	"special_ops":     `special_ops.p4:37:17: resubmit_preserving_field_list is not supported by the xdp target: XDP cannot run a packet through the program again`,
-	"varbit_ops":      `varbit_ops.p4:30:1: header value_t: its field v is a varbit`,
+	"counters_meters":  `counters_meters.p4:22:9: meters are not supported`,
+	"custom_arch":      `custom_arch.p4:\d+:\d+: the xdp target takes v1model programs`,
+	"ipv4_options":     `ipv4_options.p4:41:1: header ipv4_options_t: its field options is a varbit, and varbit fields are not supported by the xdp target`,
+	"l2_learning":      `l2_learning.p4:23:9: digest is not supported`,
+	"multicast_copies": `multicast_copies.p4:23:13: multicast \(standard_metadata.mcast_grp\) is not supported by the xdp target`,
+	"parser_forms":     `parser_forms.p4:40:21: hdr.u.next cannot be written by the xdp target`,
+	"parser_locals":    `parser_locals.p4:15:1: values of type bit<0> are not supported by the xdp target`,
+	"random_clone":     `random_clone.p4:24:13: clone is not supported by the xdp target: XDP cannot copy a packet`,
+	"special_ops":      `special_ops.p4:37:17: resubmit_preserving_field_list is not supported by the xdp target: XDP cannot run a packet through the program again`,
+	"varbit_ops":       `varbit_ops.p4:30:1: header value_t: its field v is a varbit`,
 }
 
 // compile compiles a corpus program for xdp through the driver.

@@ -43,6 +43,7 @@ var tofinoPrograms = []string{"sampling", "marple_new_flow", "dns_ttl_change", "
 	"egress_packet_length", // the egress reads the packet length, and its deparser emits the whole header struct
 	"header_union",         // a union's isValid() written over its members
 	"egress_encap",         // the ingress adds a header: the egress parser goes by the headers' validity
+	"multicast_copies",     // the egress tells a multicast copy by the group the bridge carries
 	// Switch programs of the allocation suite: L2/L3 tables (exact, LPM,
 	// ternary, 9-bit ports) with a stateful benchmark.
 	"../alloc/sampling_dmac_ipv4_lpm_nexthop", "../alloc/marple_new_flow_tunnel_acl_ipv4_lpm_nexthop",

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/p4hls/p4hls/interp"
 	"github.com/p4hls/p4hls/ir"
 )
 
@@ -45,29 +46,42 @@ func (l bridgeLeaf) width() int {
 // bridge is what the ingress hands the egress.
 type bridge struct {
 	leaves []bridgeLeaf
-	// tstamp says the bridge carries v1model's ingress_global_timestamp
-	// (the egress reads it; Tofino's egress has only its own).
-	tstamp bool
+	// std are the fields of bridgedStd the egress reads.
+	std []bridgedField
 	// valid are the headers whose validity the bridge carries, when the
 	// egress parser goes by it (see validity.go).
 	valid []ir.Expr
 }
 
-// The bridge fields holding v1model's ingress port and, when the egress
-// reads it, its ingress timestamp.
-const (
-	bridgeIngressPort   = "p4hls_ingress_port"
-	bridgeIngressTstamp = "p4hls_ingress_tstamp"
-)
+// bridgeIngressPort is the bridge field holding v1model's ingress port.
+const bridgeIngressPort = "p4hls_ingress_port"
 
-// tstampBits is the width of v1model's ingress_global_timestamp and of
-// TNA's global_tstamp alike.
-const tstampBits = 48
+// bridgedField is a field of v1model's standard metadata that the
+// ingress fills or sets and the egress may read, and Tofino's egress
+// intrinsic metadata does not have: the bridge carries it. unset is
+// what the ingress's standard metadata holds when its code does not
+// mention the field.
+type bridgedField struct {
+	name  string
+	width int
+	unset string
+}
+
+// bridgedStd are those fields: the ingress's timestamp (from its parser's
+// intrinsic metadata) and the multicast group the ingress chose (0 when
+// it chose none).
+var bridgedStd = []bridgedField{
+	{"ingress_global_timestamp", 48, "ig_prsr_md.global_tstamp"},
+	{"mcast_grp", 16, "16w0"},
+}
+
+// field is the field's name in the bridge header.
+func (f bridgedField) field() string { return "p4hls_" + f.name }
 
 // planBridge lays out the bridge of the metadata struct t, with the
-// ingress timestamp when tstamp is set.
-func planBridge(t ir.Type, tstamp bool) (*bridge, error) {
-	b := &bridge{tstamp: tstamp}
+// fields of bridgedStd that std names.
+func planBridge(t ir.Type, std []bridgedField) (*bridge, error) {
+	b := &bridge{std: std}
 	var walk func(path []string, t ir.Type) error
 	walk = func(path []string, t ir.Type) error {
 		switch t := t.(type) {
@@ -100,8 +114,8 @@ func planBridge(t ir.Type, tstamp bool) (*bridge, error) {
 // pad is the number of bits that make the bridge a whole number of bytes.
 func (b *bridge) pad() int {
 	bits := 9 + len(b.valid) // the ingress port and the validity bits
-	if b.tstamp {
-		bits += tstampBits
+	for _, f := range b.std {
+		bits += f.width
 	}
 	for _, l := range b.leaves {
 		bits += l.width()
@@ -114,8 +128,8 @@ func (b *bridge) typeDecl() string {
 	var s strings.Builder
 	s.WriteString("// Ingress metadata the egress reads: the ingress deparser emits it first.\nheader p4hls_bridge_h {\n")
 	fmt.Fprintf(&s, "    bit<9> %s;\n", bridgeIngressPort)
-	if b.tstamp {
-		fmt.Fprintf(&s, "    bit<%d> %s;\n", tstampBits, bridgeIngressTstamp)
+	for _, f := range b.std {
+		fmt.Fprintf(&s, "    bit<%d> %s;\n", f.width, f.field())
 	}
 	for _, l := range b.leaves {
 		t := l.t.String()
@@ -139,9 +153,9 @@ func (b *bridge) stores(hdr, meta, std *ir.Var) []ir.Stmt {
 	br := member(&ir.VarRef{Var: hdr}, "p4hls_bridge", &ir.Struct{Kind: ir.KindHeader, Name: "p4hls_bridge_h"})
 	out := []ir.Stmt{&ir.SetValid{X: br, Valid: true},
 		&ir.Assign{LHS: member(br, bridgeIngressPort, &ir.Bits{Width: 9}), RHS: member(&ir.VarRef{Var: std}, "ingress_port", &ir.Bits{Width: 9})}}
-	if b.tstamp {
-		ts := &ir.Bits{Width: tstampBits}
-		out = append(out, &ir.Assign{LHS: member(br, bridgeIngressTstamp, ts), RHS: member(&ir.VarRef{Var: std}, "ingress_global_timestamp", ts)})
+	for _, f := range b.std {
+		t := &ir.Bits{Width: f.width}
+		out = append(out, &ir.Assign{LHS: member(br, f.field(), t), RHS: member(&ir.VarRef{Var: std}, f.name, t)})
 	}
 	for _, l := range b.leaves {
 		var v ir.Expr = &ir.VarRef{Var: meta}
@@ -184,8 +198,8 @@ func (b *bridge) loads(hdr, meta, std string) []string {
 		}
 		out = append(out, fmt.Sprintf("%s.%s = %s;", meta, strings.Join(l.path, "."), v))
 	}
-	if b.tstamp {
-		out = append(out, fmt.Sprintf("%s.ingress_global_timestamp = %s.p4hls_bridge.%s;", std, hdr, bridgeIngressTstamp))
+	for _, f := range b.std {
+		out = append(out, fmt.Sprintf("%s.%s = %s.p4hls_bridge.%s;", std, f.name, hdr, f.field()))
 	}
 	return append(out,
 		fmt.Sprintf("%s.ingress_port = %s.p4hls_bridge.%s;", std, hdr, bridgeIngressPort),
@@ -216,17 +230,33 @@ func (e *emitter) checkEgress() error {
 			return errorAt(inst.Span, "extern %s %s in the egress control: the Tofino backend writes the egress's tables, actions, registers, counters and meters only", inst.Type.Name, inst.Name)
 		}
 	}
-	text, err := portsOnly(c, append(slices.Collect(maps.Keys(stdFromIntrinsic["egress"])), "ingress_global_timestamp")...)
+	allowed := slices.Collect(maps.Keys(stdFromIntrinsic["egress"]))
+	for _, f := range bridgedStd {
+		allowed = append(allowed, f.name)
+	}
+	text, err := portsOnly(c, allowed...)
 	if err != nil {
 		return err
 	}
 	std := c.Params[2]
 	e.egressStdLoads = stdLoads(text, std.Name, "egress")
-	tstamp := strings.Contains(text, std.Name+".ingress_global_timestamp")
+	// A packet the egress sees is a multicast copy, instance type 5 in
+	// v1model, when the ingress chose a group: the bridge carries the
+	// group for that.
+	readsType := strings.Contains(text, std.Name+".instance_type")
+	if readsType {
+		e.egressStdLoads = replicaType(e.egressStdLoads, std.Name)
+	}
+	var bridged []bridgedField
+	for _, f := range bridgedStd {
+		if strings.Contains(text, std.Name+"."+f.name) || readsType && f.name == "mcast_grp" {
+			bridged = append(bridged, f)
+		}
+	}
 	if strings.Contains(text, std.Name+".egress_port = ") {
 		return errorAt(c.Span, "control %s sets %s.egress_port; a Tofino egress cannot change the port", c.Name, std.Name)
 	}
-	br, err := planBridge(e.meta.Type, tstamp)
+	br, err := planBridge(e.meta.Type, bridged)
 	if err != nil {
 		return errorAt(c.Span, "control %s: %v", c.Name, err)
 	}
@@ -239,6 +269,19 @@ func (e *emitter) checkEgress() error {
 		e.egressSkips, br.valid = nil, valid
 	}
 	return nil
+}
+
+// replicaType makes the egress's load of v1model's instance type (std's)
+// tell a multicast copy from a packet sent to one port, by the group the
+// bridge carries (loaded before it).
+func replicaType(loads []string, std string) []string {
+	out := slices.Clone(loads)
+	for i, l := range out {
+		if strings.HasPrefix(l, std+".instance_type = ") {
+			out[i] = fmt.Sprintf("%s.instance_type = (%s.mcast_grp != 16w0 ? 32w%d : 32w0);", std, std, interp.ReplicaInstance)
+		}
+	}
+	return out
 }
 
 // egressRegisters refuses an egress action that updates a register

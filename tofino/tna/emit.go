@@ -195,9 +195,13 @@ func (e *emitter) check() error {
 	}
 	std := e.ingress.Params[2].Name
 	e.stdLoads = stdLoads(text, std, "ingress")
-	if e.bridge != nil && e.bridge.tstamp && !strings.Contains(text, std+".ingress_global_timestamp") {
-		// The bridge stores it from the ingress's standard metadata.
-		e.stdLoads = append(e.stdLoads, fmt.Sprintf("%s.ingress_global_timestamp = %s;", std, stdFromIntrinsic["ingress"]["ingress_global_timestamp"]))
+	if e.bridge != nil {
+		// The bridge stores them from the ingress's standard metadata.
+		for _, f := range e.bridge.std {
+			if !strings.Contains(text, std+"."+f.name) {
+				e.stdLoads = append(e.stdLoads, fmt.Sprintf("%s.%s = %s;", std, f.name, f.unset))
+			}
+		}
 	}
 	e.mcast = strings.Contains(text, std+".mcast_grp")
 	e.readsParserError = strings.Contains(text, std+".parser_error")
@@ -279,7 +283,8 @@ var unmappedStd = map[string]string{
 // microseconds, and its enqueue timestamp and dequeue delta are 18 bits
 // (zero-extended here); the queue depths are cells in both. The instance
 // type is 0, a normal packet's: the backend writes no clone, resubmit or
-// recirculation (it refuses those calls), so no packet is another kind.
+// recirculation (it refuses those calls), so no packet is another kind
+// but a multicast copy in the egress, which replicaType tells apart.
 // The egress's packet length is the packet's as it came in, as v1model's
 // is, but with its frame check sequence (interp.FCSBytes), which BMv2 does not
 // count.
