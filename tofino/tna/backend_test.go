@@ -648,10 +648,10 @@ func TestTofinoBridgesIngressTimestamp(t *testing.T) {
 	}
 	text := string(tnaText(t, res))
 	for _, want := range []string{
-		"bit<48> p4hls_ingress_tstamp;",
+		"bit<48> p4hls_ingress_global_timestamp;",
 		"sm.ingress_global_timestamp = ig_prsr_md.global_tstamp;",
-		"hdr.p4hls_bridge.p4hls_ingress_tstamp = sm.ingress_global_timestamp;",
-		"sm.ingress_global_timestamp = hdr.p4hls_bridge.p4hls_ingress_tstamp;",
+		"hdr.p4hls_bridge.p4hls_ingress_global_timestamp = sm.ingress_global_timestamp;",
+		"sm.ingress_global_timestamp = hdr.p4hls_bridge.p4hls_ingress_global_timestamp;",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the TNA program has no %q:\n%s", want, text)
