@@ -15,12 +15,13 @@ import (
 // the packet the ingress deparser wrote, and nothing else crosses from
 // ingress but what that packet carries. So when v1model's egress control
 // does something, the ingress bridges its metadata (and the ingress port,
-// and its timestamp when the egress reads it) in a header, p4hls_bridge,
-// which the ingress deparser emits first and the egress parser extracts
-// before the program's own states; the egress control copies it back
-// into the metadata before the program's code runs. The egress parser
-// re-parses the headers: the ingress must leave the parse as it found it
-// (see checkReparse).
+// and the standard metadata of bridgedStd the egress reads) in a header,
+// p4hls_bridge, which the ingress deparser emits first and the egress
+// parser extracts before the program's own states; the egress control
+// copies it back into the metadata before the program's code runs. The
+// egress parser re-parses the headers when the ingress leaves the parse
+// as it found it (see checkReparse), and otherwise goes by the headers'
+// validity, which the bridge then carries too (validity.go).
 
 // bridgeLeaf is one metadata field the bridge carries: its path in the
 // metadata struct and its type.
