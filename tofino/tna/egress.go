@@ -262,8 +262,8 @@ func (e *emitter) checkEgress() error {
 		return errorAt(c.Span, "control %s: %v", c.Name, err)
 	}
 	e.bridge = br
-	if why := e.checkReparse(); why != nil {
-		valid, err := e.byValidity(why)
+	if why := e.checkReparse(text); why != nil {
+		valid, err := e.byValidity(why, text)
 		if err != nil {
 			return err
 		}
@@ -307,8 +307,8 @@ func (e *emitter) egressRegisters(a *ir.Action) error {
 // states on what the ingress deparser wrote, extracts the headers the
 // ingress ended with: the deparser emits every header the parser
 // extracts, and the ingress changes no header's validity and no field a
-// transition selects on.
-func (e *emitter) checkReparse() error {
+// transition selects on. egressText is the egress control as printed.
+func (e *emitter) checkReparse(egressText string) error {
 	var extracted, selected []string
 	for _, st := range e.parser.States {
 		for _, s := range st.Body {
@@ -332,7 +332,7 @@ func (e *emitter) checkReparse() error {
 		if coveredBy(x, emitted) {
 			continue
 		}
-		if err := e.unemitted(x, selected); err != nil {
+		if err := e.unemitted(x, selected, egressText); err != nil {
 			return err
 		}
 		e.egressSkips = append(e.egressSkips, withoutRoot(x))
@@ -350,13 +350,11 @@ func (e *emitter) checkReparse() error {
 // may leave it out: no transition selects on it, and the egress does not
 // use it (in v1model the egress sees it as the ingress left it; in TNA it
 // is not in the packet the egress parser reads).
-func (e *emitter) unemitted(x string, selected []string) error {
+func (e *emitter) unemitted(x string, selected []string, egressText string) error {
 	if slices.ContainsFunc(selected, func(k string) bool { return coveredBy(k, []string{x}) }) {
 		return errorAt(e.deparser.Span, "the deparser does not emit %s, which the parser extracts and selects on; the Tofino egress parser would take another path", x)
 	}
-	var b strings.Builder
-	ir.NewPrinter(&b).Control(e.egress)
-	if mentions(b.String(), e.egress.Params[0].Name+withoutRoot(x)) {
+	if mentions(egressText, e.egress.Params[0].Name+withoutRoot(x)) {
 		return errorAt(e.deparser.Span, "the deparser does not emit %s, which the parser extracts and control %s uses; the Tofino egress parser would not find it", x, e.egress.Name)
 	}
 	return nil

@@ -65,8 +65,9 @@ func validityField(h ir.Expr) string {
 // deparser does not emit (v1model's egress would see it; TNA's has no
 // bytes to read it from). A stack's elements are extracted by index, so
 // its next index starts at 0, which a control cannot observe (next, last
-// and lastIndex are the parser's).
-func (e *emitter) byValidity(why error) ([]ir.Expr, error) {
+// and lastIndex are the parser's). egressText is the egress control as
+// printed.
+func (e *emitter) byValidity(why error, egressText string) ([]ir.Expr, error) {
 	refuse := func(format string, args ...any) error {
 		var be *backends.Error
 		if !errors.As(why, &be) {
@@ -78,9 +79,6 @@ func (e *emitter) byValidity(why error) ([]ir.Expr, error) {
 	if !ok {
 		return nil, refuse("the deparser %s does more than emit headers", e.deparser.Name)
 	}
-	var b strings.Builder
-	ir.NewPrinter(&b).Control(e.egress)
-	text := b.String()
 	hdr := e.egress.Params[0].Name
 	var emitted []string
 	fields := map[string]bool{}
@@ -100,7 +98,7 @@ func (e *emitter) byValidity(why error) ([]ir.Expr, error) {
 	root := &ir.VarRef{Var: e.hdr}
 	for _, h := range appendHeaders(nil, root) {
 		path := withoutRoot(ir.Format(h))
-		if !coveredBy(path, emitted) && mentions(text, hdr+path) {
+		if !coveredBy(path, emitted) && mentions(egressText, hdr+path) {
 			return nil, refuse("the deparser does not emit %s, which control %s uses", ir.Format(h), e.egress.Name)
 		}
 	}
